@@ -1,0 +1,180 @@
+"""The agent loop (lesson 07): recall, ask the model, run its tools, repeat, answer.
+
+``AutonomousAgent.chat`` is the whole loop and fits on one screen. For each user
+message it recalls the top memories into the system prompt, sends the prompt,
+the conversation so far and the message with every tool schema, runs each tool
+the model asks for and feeds the result back, and stops at a plain-text answer
+or after ``max_rounds`` model calls.
+
+The model's output is untrusted: an unknown tool, arguments that are not JSON,
+arguments that fail validation, or a tool that raises all become one tool
+message saying what went wrong, so the model can correct itself and a real
+chat-completions API never sees a tool call without its reply. A provider
+failure (``ProviderError``) is the user's to see: it propagates, and the
+history is left exactly as it was so the user can simply retry.
+
+Each turn is recorded as a ``Turn`` of ``Step``s (recall, model call, tool call,
+answer) that notebooks display as a table. Deliberately absent: streaming,
+parallel tool execution, and summarising long histories.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from aria_kit.interfaces import LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
+from aria_kit.persona import AgentPersona
+
+log = logging.getLogger(__name__)
+
+MAX_TOOL_RESULT = 8_000  # characters fed back to the model per tool call
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing that happened in a turn: ``kind`` is recall, model, tool or answer."""
+
+    kind: str
+    summary: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Turn:
+    """One user message and everything the agent did to answer it."""
+
+    user: str
+    steps: list[Step] = field(default_factory=list)
+    answer: str | None = None
+
+    def rows(self) -> list[tuple[int, str, str]]:
+        """(step number, kind, summary) rows, for a table."""
+        return [(i, s.kind, s.summary) for i, s in enumerate(self.steps, start=1)]
+
+    def __str__(self) -> str:
+        lines = [f"user: {self.user}"] + [f"  {i:>2}. {kind:<6} {summary}" for i, kind, summary in self.rows()]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        cells = "".join(
+            f"<tr><td>{i}</td><td>{kind}</td><td style='text-align:left'>{html.escape(summary)}</td></tr>"
+            for i, kind, summary in self.rows()
+        )
+        return (
+            f"<p><b>user:</b> {html.escape(self.user)}</p>"
+            f"<table><tr><th>#</th><th>step</th><th style='text-align:left'>what happened</th></tr>{cells}</table>"
+        )
+
+
+def _shorten(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class AutonomousAgent:
+    """A tool-calling agent with hybrid long-term memory; every part is an interface you can swap."""
+
+    def __init__(
+        self,
+        persona: AgentPersona,
+        llm: LLMProvider,
+        memory: MemoryBackend,
+        tools: Sequence[Tool] = (),
+        *,
+        max_rounds: int = 8,
+        recall_k: int = 3,
+    ) -> None:
+        self.persona, self.llm, self.memory = persona, llm, memory
+        self.max_rounds, self.recall_k = max_rounds, recall_k
+        self.tools: dict[str, Tool] = {}
+        for tool in tools:
+            self.register_tool(tool)
+        self.history: list[dict[str, Any]] = []
+        self.turns: list[Turn] = []
+
+    # ------------------------------------------------------------ the loop
+
+    def chat(self, message: str) -> str:
+        """Answer one user message, using memory and tools; return the answer text."""
+        if not isinstance(message, str) or not message.strip():
+            raise ValueError("The message is empty: type something for the agent to answer.")
+        turn = Turn(user=message)
+        recalled = self.memory.search(message, top_k=self.recall_k) if len(self.memory) else []
+        turn.steps.append(Step("recall", ", ".join(h.id for h in recalled) or "no memories yet", {"hits": recalled}))
+        messages = [{"role": "system", "content": self.persona.system_prompt(recalled)}]
+        messages += self.history + [{"role": "user", "content": message}]
+        schemas = [tool.schema() for tool in self.tools.values()]
+
+        answer = None
+        for round_number in range(1, self.max_rounds + 1):
+            reply = self.llm.complete(messages, schemas)  # ProviderError propagates; history untouched
+            summary = f"round {round_number}: " + (
+                "calls " + ", ".join(c.name for c in reply.tool_calls) if reply.tool_calls else "answers in text"
+            )
+            turn.steps.append(Step("model", summary, {"reply": reply}))
+            messages.append(reply.to_dict())
+            if not reply.tool_calls:
+                answer = reply.content or ""
+                break
+            for call in reply.tool_calls:
+                result = self._run_tool(call)
+                turn.steps.append(
+                    Step("tool", f"{call.name}({_shorten(str(call.arguments), 80)}) → {_shorten(result)}",
+                         {"call": call, "result": result})
+                )
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+        if answer is None:
+            answer = (
+                f"Round limit reached: I stopped after {self.max_rounds} model rounds without a final answer. "
+                "The tool results so far are in the trace; try a narrower request."
+            )
+        turn.answer = answer
+        turn.steps.append(Step("answer", _shorten(answer, 240), {"answer": answer}))
+        self.history += [{"role": "user", "content": message}, {"role": "assistant", "content": answer}]
+        self.turns.append(turn)
+        return answer
+
+    def _run_tool(self, call: ToolCall) -> str:
+        """Run one tool call; every failure becomes text for the model, never an exception."""
+        tool = self.tools.get(call.name)
+        if tool is None:
+            available = ", ".join(sorted(self.tools)) or "none"
+            return f"Error: unknown tool `{call.name}`. Available tools: {available}."
+        try:
+            result = tool.invoke(call.arguments)
+        except Exception as exc:  # a tool's bug must not end the conversation
+            log.warning("tool %s raised %r", call.name, exc)
+            return f"Error: tool `{call.name}` failed with {type(exc).__name__}: {exc}"
+        if not isinstance(result, str):
+            result = str(result)
+        if len(result) > MAX_TOOL_RESULT:
+            result = result[:MAX_TOOL_RESULT] + f"\n… (truncated: {len(result)} characters in all)"
+        return result
+
+    # ------------------------------------------------------------ runtime changes
+
+    @property
+    def last_turn(self) -> Turn | None:
+        return self.turns[-1] if self.turns else None
+
+    def register_tool(self, tool: Tool) -> None:
+        """Add a tool, or hot-swap the one with the same name."""
+        if not tool.name:
+            raise ValueError(f"{tool!r} has no name; set the class attribute `name`.")
+        self.tools[tool.name] = tool
+
+    def list_tools(self) -> list[str]:
+        return list(self.tools)
+
+    def memory_dump(self) -> list[MemoryRecord]:
+        """Every stored memory, oldest first."""
+        return self.memory.list_all()
+
+    def clear_history(self) -> None:
+        """Forget the conversation (long-term memory stays)."""
+        self.history.clear()
+        self.turns.clear()

@@ -1,0 +1,214 @@
+"""The contracts every layer speaks (lesson 01).
+
+Four small abstract classes and the records they pass around:
+
+- ``Embedder``: texts -> unit-length vectors.
+- ``MemoryBackend``: store text + metadata -> id; search query -> ranked hits; list all.
+- ``LLMProvider``: chat messages (+ optional tool schemas) -> one ``AssistantMessage``.
+- ``Tool``: name, description, ``run(**kwargs) -> str`` and an OpenAI-style schema.
+
+The agent only ever talks to these, so a lesson can swap the memory engine, the
+model provider or a single tool in one line. This file deliberately holds no
+retrieval maths, no network code and no prompt text: those live in the modules
+named after the lessons that teach them.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from aria_kit.schemas import schema_from_function, validate_arguments
+
+Metadata = dict[str, Any]
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """One stored memory ("chunk"): its id, text and metadata such as a category."""
+
+    id: str
+    text: str
+    metadata: Metadata = field(default_factory=dict)
+
+    @property
+    def category(self) -> str:
+        return str(self.metadata.get("category", "general"))
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result, with every number that explains its place.
+
+    ``score`` is the fused Reciprocal Rank Fusion score used to order hits;
+    ``cosine`` and ``bm25`` are the raw semantic and keyword scores, and the two
+    ranks (1 = best, ``None`` = not ranked by that retriever) are what RRF fused.
+    """
+
+    id: str
+    text: str
+    metadata: Metadata
+    score: float
+    cosine: float
+    bm25: float
+    vector_rank: int | None = None
+    keyword_rank: int | None = None
+
+    @property
+    def category(self) -> str:
+        return str(self.metadata.get("category", "general"))
+
+    def __str__(self) -> str:
+        return (
+            f"[{self.id}] ({self.category}) {self.text} "
+            f"(fused {self.score:.4f}, cosine {self.cosine:.3f}, bm25 {self.bm25:.3f})"
+        )
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A model's request to run one tool. ``arguments`` is the raw JSON text the model wrote."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+@dataclass(frozen=True)
+class AssistantMessage:
+    """The one shape every provider returns: text, tool calls, or both."""
+
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    role: str = "assistant"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The chat-completions form, ready to append to the conversation."""
+        message: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        return message
+
+
+# ---------------------------------------------------------------- contracts
+
+
+class Embedder(ABC):
+    """Turns texts into vectors; rows come back unit-normalised, so dot product = cosine."""
+
+    name: str = "embedder"
+    dim: int = 0
+
+    @abstractmethod
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed a batch of texts into a float32 array of shape (len(texts), dim)."""
+
+
+class MemoryBackend(ABC):
+    """Where the agent's long-term memory lives. Ids are strings such as ``mem_0001``."""
+
+    @abstractmethod
+    def store(self, text: str, metadata: Metadata | None = None) -> str:
+        """Store one text with its metadata and return its new id."""
+
+    @abstractmethod
+    def search(self, query: str, top_k: int = 3) -> list[Hit]:
+        """Return up to ``top_k`` hits, best first."""
+
+    @abstractmethod
+    def list_all(self) -> list[MemoryRecord]:
+        """Every stored memory, oldest first."""
+
+    @abstractmethod
+    def delete(self, memory_id: str) -> bool:
+        """Forget one memory; return whether it existed."""
+
+    def store_many(self, texts: Sequence[str], metadatas: Sequence[Metadata | None] | None = None) -> list[str]:
+        """Store a batch; backends override this when batching is cheaper."""
+        metadatas = list(metadatas) if metadatas is not None else [None] * len(texts)
+        if len(metadatas) != len(texts):
+            raise ValueError(f"got {len(texts)} texts but {len(metadatas)} metadata entries")
+        return [self.store(text, meta) for text, meta in zip(texts, metadatas)]
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        """The memory with this id, or ``None``."""
+        return next((r for r in self.list_all() if r.id == memory_id), None)
+
+    def __len__(self) -> int:
+        return len(self.list_all())
+
+
+class LLMProvider(ABC):
+    """A chat model that may answer with tool calls. ``name`` says which model is in use."""
+
+    name: str = "llm"
+
+    @abstractmethod
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> AssistantMessage:
+        """Send chat-completions ``messages`` (and tool schemas) and return the assistant's reply."""
+
+
+class Tool(ABC):
+    """Something the model may call. Subclasses set ``name`` and ``description`` and write ``run``.
+
+    The JSON schema of the parameters is derived from ``run``'s signature (type
+    hints, defaults, and ``name: description`` lines in its docstring) unless the
+    subclass sets ``parameters`` explicitly. ``invoke`` validates the model's
+    arguments against that schema before ``run`` ever sees them.
+    """
+
+    name: str = ""
+    description: str = ""
+    parameters: dict[str, Any] | None = None
+
+    @abstractmethod
+    def run(self, **kwargs: Any) -> str:
+        """Do the work and return text for the model."""
+
+    def parameters_schema(self) -> dict[str, Any]:
+        return self.parameters if self.parameters is not None else schema_from_function(self.run)
+
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI function-calling schema for this tool."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters_schema(),
+            },
+        }
+
+    def invoke(self, arguments: str | dict[str, Any] | None) -> str:
+        """Parse and validate the model's arguments, then run. Mistakes come back as ``Error: …`` text."""
+        if arguments is None or arguments == "":
+            arguments = "{}"
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments)
+            except json.JSONDecodeError as exc:
+                return f"Error: arguments for `{self.name}` are not valid JSON ({exc.msg} at position {exc.pos}). Send a JSON object."
+        if not isinstance(arguments, dict):
+            return f"Error: arguments for `{self.name}` must be a JSON object, got {type(arguments).__name__}."
+        problems = validate_arguments(self.parameters_schema(), arguments)
+        if problems:
+            return f"Error: invalid arguments for `{self.name}`: " + "; ".join(problems)
+        return self.run(**arguments)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"

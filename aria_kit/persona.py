@@ -1,0 +1,64 @@
+"""The persona: who the agent is, compiled into a system prompt (lesson 06).
+
+``AgentPersona`` is plain data — name, role, traits, goals, forbidden phrases.
+``system_prompt`` turns it, plus the memories recalled for the current
+message, into the exact same text every time (no dates, no randomness), so a
+change to the persona shows up as a readable diff and a test can pin it.
+
+It deliberately does not enforce anything: the forbidden phrases and rules are
+instructions to the model. The offline stand-in model reads them back from the
+prompt; a real model is asked to follow them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from aria_kit.interfaces import Hit
+
+BEHAVIOUR_RULES: tuple[str, ...] = (
+    "Reason step by step before you answer.",
+    "Use tools rather than guess: memory_search for anything about the user or earlier conversations, "
+    "calculator for arithmetic, web_search for general knowledge.",
+    "When the user tells you something worth keeping, store it with memory_store.",
+    "After a memory search, quote the ids of the memories you used, like [mem_0003].",
+    "Be concise.",
+)
+
+
+@dataclass(frozen=True)
+class AgentPersona:
+    """Who the agent is. Tuples, not lists, so a persona can't change behind a prompt's back."""
+
+    name: str
+    role: str
+    traits: tuple[str, ...] = ()
+    goals: tuple[str, ...] = ()
+    forbidden_phrases: tuple[str, ...] = ()
+
+    def system_prompt(self, live_context: Sequence[Hit] = ()) -> str:
+        """Compile the persona and the recalled memories into the system prompt, deterministically."""
+        lines = [f"You are {self.name}, {self.role}."]
+        if self.traits:
+            lines += ["", "Traits: " + "; ".join(self.traits) + "."]
+        if self.goals:
+            lines += ["", "Goals:"] + [f"- {goal}" for goal in self.goals]
+        lines += ["", "Rules:"] + [f"{i}. {rule}" for i, rule in enumerate(BEHAVIOUR_RULES, start=1)]
+        if self.forbidden_phrases:
+            lines += ["", "Never say: " + ", ".join(f'"{p}"' for p in self.forbidden_phrases) + "."]
+        lines += ["", "## Live context (memories recalled for this message)"]
+        if live_context:
+            lines += [f"- [{hit.id}] ({hit.category}) {hit.text}" for hit in live_context]
+        else:
+            lines.append("(no memories recalled)")
+        return "\n".join(lines)
+
+
+ARIA = AgentPersona(
+    name="Aria",
+    role="a precise research assistant",
+    traits=("methodical", "curious", "transparent about uncertainty", "concise"),
+    goals=("Connect information across conversations.", "Use tools when they improve accuracy."),
+    forbidden_phrases=("I cannot", "As an AI language model"),
+)
