@@ -25,6 +25,10 @@ demo: setup
 chat: setup
 	$(BIN)/python -m aria_kit chat
 
+# The chat alone, as a small web app for workshops (Voila serves app/chat.ipynb).
+app: setup
+	$(BIN)/voila app/chat.ipynb
+
 # The browser test needs Debian's chromium. As root (CI, a container) it is installed here;
 # elsewhere the test skips and says how to enable it.
 browser:

@@ -1,0 +1,123 @@
+"""The agent's tools: memory store and search, and a simulated web search (lesson 05).
+
+Each tool is a small ``Tool`` subclass: a name, a description for the model,
+and a ``run`` method whose signature and docstring become the JSON schema the
+model sees. The calculator lives in its own module (``calculator.py``) because
+making it safe is a lesson of its own.
+
+``web_search`` is honest about what it is: a lookup in a tiny built-in
+knowledge base, not the internet. Extend it by subclassing with a bigger
+``KNOWLEDGE`` dict (the capstone hot-swaps exactly that) or by passing one in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from aria_kit.bm25 import tokenize
+from aria_kit.calculator import CalculatorTool
+from aria_kit.interfaces import MemoryBackend, Tool
+
+MAX_MEMORY_TEXT = 4_000  # characters; a tool call is not the place for a novel
+MAX_QUERY = 1_000
+
+
+class MemoryStoreTool(Tool):
+    name = "memory_store"
+    description = (
+        "Save one durable fact to long-term memory so it can be recalled in later conversations. "
+        "Write the fact as a self-contained sentence."
+    )
+
+    def __init__(self, memory: MemoryBackend) -> None:
+        self.memory = memory
+
+    def run(self, text: str, category: str = "general") -> str:
+        """Store a fact.
+
+        text: The fact to remember, as a self-contained sentence.
+        category: A short label such as user_pref, task, fact, calendar, order or decision.
+        """
+        if len(text) > MAX_MEMORY_TEXT:
+            return f"Error: the text is {len(text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
+        category = category.strip() or "general"
+        try:
+            memory_id = self.memory.store(text, {"category": category})
+        except ValueError as exc:
+            return f"Error: {exc}"
+        return f"Stored as {memory_id} (category: {category})."
+
+
+class MemorySearchTool(Tool):
+    name = "memory_search"
+    description = (
+        "Search long-term memory with hybrid (semantic + keyword) search. "
+        "Returns the best memories with their ids and scores."
+    )
+
+    def __init__(self, memory: MemoryBackend) -> None:
+        self.memory = memory
+
+    def run(self, query: str, top_k: int = 3) -> str:
+        """Search memory.
+
+        query: What to look for, in natural language or keywords.
+        top_k: How many memories to return, 1 to 10.
+        """
+        if not 1 <= top_k <= 10:
+            return f"Error: top_k must be between 1 and 10, got {top_k}."
+        if len(query) > MAX_QUERY:
+            return f"Error: the query is {len(query)} characters; use at most {MAX_QUERY}."
+        try:
+            hits = self.memory.search(query, top_k=top_k)
+        except ValueError as exc:
+            return f"Error: {exc}"
+        if not hits:
+            return f"No memories found for {query!r}."
+        lines = [f"Found {len(hits)} memories for {query!r}:"]
+        lines += [
+            f"{rank}. [{h.id}] ({h.category}) {h.text} — fused {h.score:.4f}, cosine {h.cosine:.3f}, bm25 {h.bm25:.3f}"
+            for rank, h in enumerate(hits, start=1)
+        ]
+        return "\n".join(lines)
+
+
+class WebSearchTool(Tool):
+    name = "web_search"
+    description = (
+        "Look up general knowledge. This is a simulated web search over a small built-in knowledge base, "
+        "not the internet; it says so when it has nothing."
+    )
+    KNOWLEDGE: Mapping[str, str] = {
+        "OpenAI": "OpenAI is an AI research and deployment company; its chat-completions API lets a model call "
+        "tools by returning structured function calls.",
+        "RAG": "Retrieval-Augmented Generation (RAG) retrieves relevant documents and puts them in the model's "
+        "prompt, so answers are grounded in that text rather than in the model's weights alone.",
+        "BM25": "BM25 is a keyword ranking function: it scores documents by query-term frequency, damped by "
+        "saturation (k1) and document-length normalisation (b), weighted by inverse document frequency.",
+    }
+
+    def __init__(self, knowledge: Mapping[str, str] | None = None) -> None:
+        self.knowledge = dict(self.KNOWLEDGE if knowledge is None else knowledge)
+
+    def run(self, query: str) -> str:
+        """Search the simulated web.
+
+        query: The topic to look up, e.g. "BM25" or "what is RAG".
+        """
+        words = _word_set(query)
+        matches = [(topic, text) for topic, text in self.knowledge.items() if _word_set(topic) <= words]
+        if not matches:
+            topics = ", ".join(self.knowledge)
+            return f"No results for {query!r} in the simulated knowledge base (it only covers: {topics})."
+        return "\n".join(f"[{topic}] {text}" for topic, text in matches)
+
+
+def _word_set(text: str) -> set[str]:
+    """Tokens with a naive plural strip, so "B-trees" finds the "B-tree" entry."""
+    return {t[:-1] if len(t) > 3 and t.endswith("s") else t for t in tokenize(text)}
+
+
+def default_tools(memory: MemoryBackend) -> list[Tool]:
+    """The four tools of the reference design, wired to one memory."""
+    return [MemoryStoreTool(memory), MemorySearchTool(memory), CalculatorTool(), WebSearchTool()]
