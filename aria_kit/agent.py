@@ -43,7 +43,7 @@ class Step:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(repr=False)
 class Turn:
     """One user message and everything the agent did to answer it."""
 
@@ -58,6 +58,8 @@ class Turn:
     def __str__(self) -> str:
         lines = [f"user: {self.user}"] + [f"  {i:>2}. {kind:<6} {summary}" for i, kind, summary in self.rows()]
         return "\n".join(lines)
+
+    __repr__ = __str__
 
     def _repr_html_(self) -> str:
         cells = "".join(

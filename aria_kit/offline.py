@@ -86,7 +86,7 @@ def _expression(message: str) -> tuple[str, str] | None:
 
 
 def _relevant(hits: list[re.Match[str]], query: str) -> list[re.Match[str]]:
-    """Hits that share a *distinguishing* word with the query: one not common to every hit.
+    """Hits that share the most *distinguishing* words with the query (words not common to every hit).
 
     "Alice" in a question about Alice's storage engine matches every memory about
     Alice; "storage" and "engine" pick out the one that answers it.
@@ -94,7 +94,9 @@ def _relevant(hits: list[re.Match[str]], query: str) -> list[re.Match[str]]:
     wanted = set(tokenize(query)) - STOPWORDS
     words = [set(tokenize(h.group(3))) & wanted for h in hits]
     common = set.intersection(*words) if len(words) > 1 else set()
-    return [h for h, w in zip(hits, words) if w - common or (w and w == common and h is hits[0])]
+    kept = [(h, w) for h, w in zip(hits, words) if w - common or (w and w == common and h is hits[0])]
+    best = max((len(w) for _, w in kept), default=0)
+    return [h for h, w in kept if len(w) == best]  # the hits that match the question best, not every partial match
 
 
 class OfflineLLM(LLMProvider):

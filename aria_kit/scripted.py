@@ -61,7 +61,7 @@ class ScriptedLLM(LLMProvider):
         if not self._script:
             raise AssertionError(
                 f"ScriptedLLM ran out of replies: the agent made model call #{len(self.requests)}, "
-                f"but only {self.scripted} were scripted."
+                f"but only {self.scripted} {'was' if self.scripted == 1 else 'were'} scripted."
             )
         step = self._script.popleft()
         if isinstance(step, BaseException):

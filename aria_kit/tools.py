@@ -74,7 +74,7 @@ class MemorySearchTool(Tool):
             return f"Error: {exc}"
         if not hits:
             return f"No memories found for {query!r}."
-        lines = [f"Found {len(hits)} memories for {query!r}:"]
+        lines = [f"Found {len(hits)} {'memory' if len(hits) == 1 else 'memories'} for {query!r}:"]
         lines += [
             f"{rank}. [{h.id}] ({h.category}) {h.text} — fused {h.score:.4f}, cosine {h.cosine:.3f}, bm25 {h.bm25:.3f}"
             for rank, h in enumerate(hits, start=1)

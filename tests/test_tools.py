@@ -38,7 +38,7 @@ def test_memory_search_lists_hits_with_ids_and_scores():
     memory.store("Bob likes tea.", {"category": "user_pref"})
     result = MemorySearchTool(memory).invoke('{"query": "bob tea"}')
     assert result.splitlines() == [
-        "Found 1 memories for 'bob tea':",
+        "Found 1 memory for 'bob tea':",
         "1. [mem_0001] (user_pref) Bob likes tea. — fused 2.0000, cosine 0.000, bm25 2.000",
     ]
     assert MemorySearchTool(memory).invoke({"query": "zebra"}) == "No memories found for 'zebra'."

@@ -1,0 +1,11 @@
+"""Test-session setup shared by tests/ and the notebooks run under nbval.
+
+Tests and notebooks must run offline and deterministically whatever the
+developer's shell has set, so the model-provider and Qdrant-server variables are removed before
+anything (including the notebook kernels nbval starts) can read them.
+"""
+
+import os
+
+for _name in [n for n in os.environ if n.startswith(("OPENAI_", "ARIA_QDRANT_"))]:
+    del os.environ[_name]
