@@ -1,0 +1,192 @@
+"""Charts are checked for their data (what is drawn where), not their pixels."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless: no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from rank_bm25 import BM25Okapi  # noqa: E402
+
+from aria_kit.bm25 import BM25Index  # noqa: E402
+from aria_kit.charts import (  # noqa: E402
+    COLUMNS,
+    idf_curves,
+    plot_evaluation,
+    plot_idf,
+    plot_rank_shift,
+    plot_score_components,
+    plot_similarity,
+    rank_table,
+    score_rows,
+)
+from aria_kit.demo import SHOWDOWN_QUERIES, seed_memory  # noqa: E402
+from aria_kit.evaluation import EVAL_QUERIES, build_eval_memory, evaluate, rankings  # noqa: E402
+from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
+from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def demo():
+    memory = HybridMemory()
+    seed_memory(memory)
+    return memory
+
+
+@pytest.fixture(scope="module")
+def eval_memory():
+    return build_eval_memory()
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def _labelled(ax) -> None:
+    assert ax.get_xlabel() and ax.get_ylabel()
+
+
+# ---------------------------------------------------------------- data
+
+
+@pytest.mark.parametrize("query", SHOWDOWN_QUERIES)
+def test_rank_table_lists_every_memory_once_with_its_three_ranks_from_the_search_hits(demo, query):
+    rows = rank_table(demo, query)
+    hits = demo.search(query, top_k=len(demo))
+    assert [row.id for row in rows] == [hit.id for hit in hits]  # fused order is search's order
+    assert [row.fused for row in rows] == list(range(1, len(hits) + 1))
+    for row, hit in zip(rows, hits):
+        assert (row.vector, row.keyword, row.text) == (hit.vector_rank, hit.keyword_rank, hit.text)
+    assert sorted(row.vector for row in rows) == list(range(1, len(rows) + 1))
+
+
+def test_rank_table_with_another_k_refuses_with_reciprocal_rank_fusion(eval_memory):
+    query = "What does she drink in the morning?"
+    ranked = rankings(eval_memory, query)
+    for k in (0, 1, 60, 500):
+        expected = [item for item, _ in reciprocal_rank_fusion([ranked["vector"], ranked["keyword"]], k=k)]
+        assert [row.id for row in rank_table(eval_memory, query, rrf_k=k)] == expected
+    at_60 = [row.id for row in rank_table(eval_memory, query)]
+    assert [row.id for row in rank_table(eval_memory, query, rrf_k=1)] != at_60
+
+
+def test_score_rows_are_the_hits_scores_in_fused_order(demo):
+    query = SHOWDOWN_QUERIES[0]
+    hits = demo.search(query, top_k=4)
+    assert score_rows(demo, query, top_k=4) == [(h.id, h.cosine, h.bm25, h.score) for h in hits]
+
+
+@pytest.mark.parametrize("n_docs", [2, 7, 10])
+def test_idf_curves_match_bm25index_and_rank_bm25s_own_idf(n_docs):
+    curves = idf_curves(n_docs)
+    # One corpus per n: the term "t" in exactly n of n_docs documents.
+    for n in range(1, n_docs + 1):
+        corpus = [["t", "x"] if i < n else ["y", "x"] for i in range(n_docs)]
+        index = BM25Index()
+        for doc in corpus:
+            index.add(doc)
+        assert curves["lucene"][n - 1] == pytest.approx(index.idf("t"))
+        okapi = BM25Okapi(corpus)
+        if curves["okapi"][n - 1] >= 0:  # rank_bm25 keeps these as they are …
+            assert curves["okapi"][n - 1] == pytest.approx(okapi.idf["t"])
+        else:  # … and replaces negative ones by epsilon · mean idf
+            assert okapi.idf["t"] == pytest.approx(okapi.epsilon * okapi.average_idf)
+    assert (curves["lucene"] > 0).all()
+    if n_docs % 2 == 0:
+        assert curves["okapi"][n_docs // 2 - 1] == pytest.approx(0.0)
+
+
+# ---------------------------------------------------------------- what the charts draw
+
+
+def test_rank_shift_draws_one_line_per_memory_through_its_vector_fused_and_keyword_ranks(demo):
+    query = SHOWDOWN_QUERIES[2]
+    fig = plot_rank_shift(demo, query, top_n=len(demo))
+    ax = fig.axes[0]
+    rows = {row.id: row for row in rank_table(demo, query)}
+    no_match = len(demo) + 1  # every memory is drawn at its exact rank, so "no match" follows the last one
+    drawn = {line.get_label().split()[0]: list(line.get_ydata()) for line in ax.get_lines()}
+    assert set(drawn) == set(rows)
+    for memory_id, ys in drawn.items():
+        row = rows[memory_id]
+        assert ys == [row.vector, row.fused, row.keyword or no_match]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["vector (cosine)", "fused (RRF)", "keyword (BM25)"]
+    assert len(COLUMNS) == 3 and "RRF k = 60" in ax.get_title() and query in ax.get_title()
+    assert ax.get_legend() is not None
+    _labelled(ax)
+    assert ax.yaxis_inverted()  # rank 1 at the top
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(r) for r in range(1, len(demo) + 1)] + ["no match"]
+
+
+def test_rank_shift_keeps_a_large_memory_readable_and_highlights_the_answer(eval_memory):
+    query = "What does she drink in the morning?"
+    fig = plot_rank_shift(eval_memory, query, top_n=3, highlight=["mem_0015"])
+    rows = rank_table(eval_memory, query)
+    expected = {r.id for r in rows if min(r.vector, r.fused, r.keyword or 99) <= 3} | {"mem_0015"}
+    lines = {line.get_label().split()[0]: line for line in fig.axes[0].get_lines()}
+    assert set(lines) == expected
+    answer = lines["mem_0015"]
+    assert "answer" in answer.get_label() and answer.get_linewidth() > max(
+        line.get_linewidth() for key, line in lines.items() if key != "mem_0015")
+    assert answer.get_ydata()[1] == 7  # fused rank 16 is beyond 2·top_n: drawn on the "> 6" row
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()][-2:] == ["> 6", "no match"]
+
+
+def test_score_components_draw_cosine_bm25_and_fused_for_the_same_hits(demo):
+    query = SHOWDOWN_QUERIES[0]
+    fig = plot_score_components(demo, query, top_k=5)
+    rows = score_rows(demo, query, top_k=5)
+    assert len(fig.axes) == 3
+    for column, ax in enumerate(fig.axes, start=1):
+        widths = [patch.get_width() for patch in ax.patches]
+        assert widths == pytest.approx([row[column] for row in rows])
+        assert ax.get_xlabel()
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [row[0] for row in rows]
+    assert fig.axes[0].get_ylabel() and query in fig._suptitle.get_text()
+
+
+def test_evaluation_chart_places_each_ranking_at_the_rank_of_the_first_relevant_memory(eval_memory):
+    results = evaluate(eval_memory)
+    fig = plot_evaluation(results)
+    ax = fig.axes[0]
+    worst = max(r.rank(name) or 0 for r in results for name in ("vector", "keyword", "fused"))
+    by_label = {collection.get_label(): collection.get_offsets() for collection in ax.collections}
+    for name, label in (("vector", "vector (cosine)"), ("keyword", "keyword (BM25)"), ("fused", "fused (RRF)")):
+        xs = by_label[label][:, 0]
+        assert list(xs) == [r.rank(name) or worst + 2 for r in results]
+        assert np.allclose(np.round(by_label[label][:, 1]), range(len(results)))
+    assert len(ax.get_yticklabels()) == len(EVAL_QUERIES)
+    assert ax.get_xticklabels()[-1].get_text() == "not found"  # some query has no keyword match
+    assert fig.legends and ax.get_title()
+    _labelled(ax)
+
+
+def test_idf_and_similarity_charts_plot_their_data_with_titles_and_labels():
+    fig = plot_idf(7)
+    lucene, okapi = fig.axes[0].get_lines()[:2]
+    assert list(lucene.get_ydata()) == pytest.approx(list(idf_curves(7)["lucene"]))
+    assert list(okapi.get_ydata()) == pytest.approx(list(idf_curves(7)["okapi"]))
+    assert fig.axes[0].get_legend() is not None and fig.axes[0].get_title()
+    _labelled(fig.axes[0])
+
+    scores = np.array([[0.9, -0.0001], [0.2, 0.5]])
+    fig = plot_similarity(scores, ["q1", "q2"], ["m1", "m2"])
+    ax = fig.axes[0]
+    assert np.array_equal(ax.images[0].get_array(), scores)
+    assert [t.get_text() for t in ax.texts] == ["0.90", "0.00", "0.20", "0.50"]  # no "-0.00"
+    assert ax.get_title()
+    _labelled(ax)
+
+
+def test_importing_the_kit_or_the_charts_module_does_not_load_pyplot():
+    code = ("import sys, aria_kit.charts, aria_kit.evaluation, aria_kit.tables; "
+            "print('matplotlib.pyplot' in sys.modules, 'matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]
