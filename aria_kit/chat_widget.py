@@ -1,0 +1,242 @@
+"""Chat with the agent in a notebook (lesson 09): transcript, tool calls, live memory, as ipywidgets.
+
+``ChatWidget(agent)`` shows a line saying which model answers, a scrolling
+transcript where your messages, the agent's answers, its tool calls and errors
+look different, a live memory panel (id, category, text; the newest marked),
+an input box that sends on Enter, a Send button, a button that clears the
+conversation, and a status line. Each turn's tool calls and their results sit
+in a collapsed "Tools" line under your message: click it to see them.
+``ChatWidget.send(text)`` does what pressing Enter does and returns the answer,
+so notebooks and tests drive the chat without a browser.
+
+Everything a person or the model wrote (messages, answers, memory text,
+categories, tool arguments and results, error messages, the model's name) goes
+through ``html.escape`` before it reaches an ``HTML`` widget, so a memory that
+reads ``<img src=x onerror=alert(1)>`` is shown as those characters and runs
+nothing. Only the markup written in this file is ever interpreted.
+
+A turn runs in the kernel, one at a time, like ``agent.chat`` in a cell. While
+it runs, the box and buttons are disabled and the status line says the agent
+is working: each of those changes reaches the page as it happens. Enter uses
+``continuous_update=False`` and observes ``value`` (``Text.on_submit`` prints a
+DeprecationWarning with ipywidgets 8.1), so leaving the box with text in it
+sends it too, and clicking Send with text in the box sends exactly once.
+
+Deliberately absent: streaming tokens, background threads, editing or deleting
+memories from the panel. This and the chart code are the only modules that
+import ipywidgets, so the rest of the kit stays headless.
+"""
+
+from __future__ import annotations
+
+import time
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from aria_kit.agent import AutonomousAgent, Turn
+from aria_kit.interfaces import LLMProvider, MemoryRecord
+from aria_kit.offline import OfflineLLM
+from aria_kit.providers import OPENAI_HOST, OpenAIProvider, ProviderError
+
+MEMORY_ROWS = 200  # newest memories listed in the panel; a persistent store may hold thousands
+HINT = "Your messages and the answers appear here. Click a ▸ Tools line to see what the agent did in that turn."
+
+_BUBBLE = "padding:6px 10px;margin:3px 0;border-radius:8px;white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.4;"
+_STYLES = {  # role -> inline style of its bubble; jp-* variables follow JupyterLab's light/dark theme
+    "user": "background:var(--jp-brand-color3,#dbeafe);color:#111;margin-left:12%;",
+    "assistant": "background:var(--jp-layout-color2,#eef1f5);margin-right:12%;",
+    "error": "background:#fde2e2;color:#7f1d1d;margin-right:12%;",
+    "notice": "color:var(--jp-ui-font-color2,#666);font-style:italic;",
+    "tools": "margin:0 12% 0 4px;font-size:90%;line-height:1.4;color:var(--jp-ui-font-color1,#333);",
+}
+
+
+def describe_model(llm: LLMProvider) -> str:
+    """Plain text saying which model answers and, when offline, how to switch to a real one."""
+    if isinstance(llm, OpenAIProvider):
+        where = "OpenAI" if llm.endpoint == OPENAI_HOST else "an OpenAI-compatible server"
+        return f"{llm.name} ({where})"
+    if isinstance(llm, OfflineLLM):
+        return (f"{llm.name}, offline. To chat with a real model, set OPENAI_API_KEY (or OPENAI_BASE_URL for "
+                "a local server such as Ollama) and rebuild the agent.")
+    return llm.name
+
+
+def _bubble(role: str, who: str, text: str) -> str:
+    return f"<div style='{_BUBBLE}{_STYLES[role]}'><b>{escape(who)}:</b> {escape(text)}</div>"
+
+
+def _memory_row(record: MemoryRecord, new: bool) -> str:
+    highlight = "background:#fff3bf;color:#111;" if new else ""
+    return (f"<tr class='aria-memory-row{' aria-memory-new' if new else ''}' style='vertical-align:top;{highlight}'>"
+            f"<td style='padding-right:6px'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
+            f"<td>{escape(record.category)}</td><td>{escape(record.text)}</td></tr>")
+
+
+def _tools_html(turn: Turn) -> str:
+    """A collapsed <details> listing the turn's recalled memories and each tool call with its result."""
+    calls = [step.detail for step in turn.steps if step.kind == "tool"]
+    recalled = [hit.id for step in turn.steps if step.kind == "recall" for hit in step.detail.get("hits", ())]
+    names = ", ".join(dict.fromkeys(detail["call"].name for detail in calls))
+    summary = f"Tools: {names} ({len(calls)} call{'s' if len(calls) != 1 else ''})"
+    if recalled:
+        summary += f" · {len(recalled)} memor{'ies' if len(recalled) != 1 else 'y'} recalled"
+    body = [f"<div>Recalled into the prompt: {escape(', '.join(recalled))}</div>"] if recalled else []
+    for detail in calls:
+        call = detail["call"]
+        body.append(f"<div style='margin-top:4px'><b>{escape(call.name)}</b>(<code>{escape(call.arguments)}</code>)"
+                    f"</div><pre style='margin:2px 0 0 1em;white-space:pre-wrap;overflow-wrap:anywhere'>"
+                    f"{escape(str(detail['result']))}</pre>")
+    return (f"<details style='{_STYLES['tools']}'><summary style='cursor:pointer'>{escape(summary)}</summary>"
+            f"{''.join(body)}</details>")
+
+
+class ChatWidget:
+    """A chat window for an ``AutonomousAgent``. Display it as a cell's last line; drive it with ``send``.
+
+    ``entries`` records what the transcript shows as (role, plain text) pairs,
+    role being user, assistant, tools, error or notice. The widgets are
+    attributes (``input``, ``send_button``, ``clear_button``, ``memory_panel``,
+    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class.
+    """
+
+    def __init__(self, agent: AutonomousAgent, *, height: str = "420px") -> None:
+        self.agent = agent
+        self.entries: list[tuple[str, str]] = []
+        self._known_ids: set[str] = set()
+        self.model_line = widgets.HTML(f"<div style='line-height:1.4;margin:2px 0 6px'><b>Model:</b> "
+                                       f"{escape(describe_model(agent.llm))}</div>").add_class("aria-model-line")
+        self.messages = widgets.VBox([], layout=widgets.Layout(flex="0 0 auto")).add_class("aria-messages")
+        # A column-reverse scroll box around one column stays scrolled to the bottom as messages arrive,
+        # with no JavaScript: ipywidgets has no "scroll to end".
+        self.transcript = widgets.Box([self.messages], layout=widgets.Layout(
+            flex_flow="column-reverse", overflow="auto", height=height, flex="3 1 360px",
+            border="1px solid var(--jp-border-color2, #ddd)", padding="4px")).add_class("aria-transcript")
+        self.memory_panel = widgets.HTML(layout=widgets.Layout(
+            overflow="auto", height=height, flex="2 1 240px", padding="0 6px")).add_class("aria-memory-panel")
+        self.input = widgets.Text(placeholder=f"Message {agent.persona.name} and press Enter",
+                                  continuous_update=False,
+                                  layout=widgets.Layout(flex="1 1 auto", width="auto")).add_class("aria-input")
+        self.send_button = widgets.Button(description="Send", icon="paper-plane", button_style="primary",
+                                          tooltip="Send the message (or press Enter)").add_class("aria-send")
+        self.clear_button = widgets.Button(description="Clear chat", icon="trash", tooltip="Forget this "
+                                           "conversation; long-term memory stays").add_class("aria-clear")
+        self.status = widgets.HTML("Ready.").add_class("aria-status")
+        self.input.observe(self._on_input, names="value")
+        self.send_button.on_click(self._on_send_click)
+        self.clear_button.on_click(lambda _button: self.clear())
+        self.view = widgets.VBox([
+            self.model_line,
+            widgets.HBox([self.transcript, self.memory_panel], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.input, self.send_button, self.clear_button]),
+            self.status,
+        ]).add_class("aria-chat")
+        self._notice(HINT)
+        self.refresh_memory(mark_new=False)
+
+    # ------------------------------------------------------------ what a person (or a test) does
+
+    def send(self, text: str) -> str:
+        """Send one message as if typed: show it, run a turn, show its tool calls and answer; return the answer.
+
+        A model-server failure (``ProviderError``) is shown in the transcript and
+        its message returned, and the widget stays usable: the agent's history is
+        unchanged, so the message can simply be sent again. An empty message
+        raises ``ValueError``; a bug anywhere else is shown and then raised.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("The message is empty: type something for the agent to answer.")
+        self._add("user", text, _bubble("user", "You", text))
+        self._set_busy(True)
+        started = time.perf_counter()
+        try:
+            answer = self.agent.chat(text)
+        except ProviderError as exc:
+            self._add("error", str(exc), _bubble("error", "Model error", str(exc)))
+            self._set_busy(False, f"The model call failed ({exc.kind}); the message above was not added to the "
+                                  "conversation. Fix the problem the error describes, then send it again.")
+            return str(exc)
+        except Exception as exc:
+            message = f"{type(exc).__name__}: {exc}"
+            self._add("error", message, _bubble("error", "Error", message))
+            self._set_busy(False, "Something went wrong inside the kit (details above); the chat is still usable.")
+            raise
+        turn = self.agent.last_turn
+        calls = [step.detail for step in turn.steps if step.kind == "tool"] if turn is not None else []
+        if calls:
+            self._add("tools", "; ".join(f"{d['call'].name} → {d['result']}" for d in calls), _tools_html(turn))
+        self._add("assistant", answer, _bubble("assistant", self.agent.persona.name, answer))
+        stored = self.refresh_memory()
+        note = f"; new memory: {', '.join(stored)}" if stored else ""
+        self._set_busy(False, f"Answered in {time.perf_counter() - started:.1f} s{note}.")
+        return answer
+
+    def clear(self) -> None:
+        """Forget the conversation (transcript and the agent's history); long-term memory stays."""
+        self.agent.clear_history()
+        self.entries.clear()
+        self.messages.children = ()
+        self._notice(HINT)
+        self.status.value = escape("Conversation cleared. Long-term memory is kept: see the panel.")
+
+    def refresh_memory(self, mark_new: bool = True) -> list[str]:
+        """Redraw the memory panel from ``agent.memory``; return the ids that appeared since the last redraw."""
+        records = self.agent.memory.list_all()
+        new = [r.id for r in records if r.id not in self._known_ids] if mark_new else []
+        self._known_ids = {r.id for r in records}
+        shown = records[-MEMORY_ROWS:][::-1]  # newest first: a memory the agent just stored is on top
+        rows = "".join(_memory_row(r, r.id in new) for r in shown)
+        older = f"<p>… and {len(records) - len(shown)} older memories.</p>" if len(records) > len(shown) else ""
+        self.memory_panel.value = (
+            f"<div style='line-height:1.4'><b>Long-term memory ({len(records)})</b>"
+            "<table style='width:100%;border-collapse:collapse;font-size:90%'><tr><th align=left>id</th>"
+            f"<th align=left>category&nbsp;</th><th align=left>text</th></tr>{rows}</table>"
+            f"{older or ('' if records else '<p><i>Nothing stored yet.</i></p>')}</div>"
+        )
+        return new
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = self.view._repr_mimebundle_(**kwargs)
+        # A short, stable text form: the default lists every child widget, which nobody wants to read.
+        bundle["text/plain"] = f"ChatWidget({self.agent.persona.name}, model: {self.agent.llm.name})"
+        return bundle
+
+    # ------------------------------------------------------------ the event plumbing
+
+    def _on_input(self, change: dict[str, Any]) -> None:
+        # Fires on Enter (or on leaving the box), and again when the box is emptied: empty text is no message.
+        if change["new"].strip():
+            self._send_from_box(change["new"])
+
+    def _on_send_click(self, _button: widgets.Button) -> None:
+        # In a browser the box has usually sent its text already (clicking moves the focus out of it, which
+        # syncs the value), so there is nothing left here; an empty box sends nothing.
+        if self.input.value.strip():
+            self._send_from_box(self.input.value)
+
+    def _send_from_box(self, text: str) -> None:
+        self.input.value = ""
+        try:
+            self.send(text)
+        finally:
+            self.input.focus()  # disabling the box during the turn took the focus away; give it back
+
+    def _set_busy(self, busy: bool, status: str = "") -> None:
+        for control in (self.input, self.send_button, self.clear_button):
+            control.disabled = busy
+        if busy:
+            self.view.add_class("aria-busy")
+            self.status.value = f"<b>{escape(self.agent.persona.name)} is working…</b>"
+        else:
+            self.view.remove_class("aria-busy")
+            self.status.value = escape(status)
+
+    def _add(self, role: str, text: str, markup: str) -> None:
+        self.entries.append((role, text))
+        entry = widgets.HTML(markup, layout=widgets.Layout(margin="0")).add_class(f"aria-{role}")
+        self.messages.children = (*self.messages.children, entry)
+
+    def _notice(self, text: str) -> None:
+        self._add("notice", text, f"<div style='{_BUBBLE}{_STYLES['notice']}'>{escape(text)}</div>")

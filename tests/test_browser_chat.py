@@ -1,0 +1,167 @@
+"""The chat web app in a real browser: Voilà serves app/chat.ipynb, headless Chromium talks to Aria.
+
+This is the one test that proves the widget works where people use it: the
+page loads, Enter and the Send button send, the reply and the memory panel
+update, the tool view opens, and markup typed by a person is shown as text and
+runs nothing. It runs offline (OPENAI_* removed from Voilà's environment).
+
+It needs Debian's Chromium at /usr/bin/chromium (`make browser` installs it as
+root). Without it the test skips on a learner's machine and fails where
+CI=true, so CI can never pass without having run it. A screenshot of the chat
+is saved to artifacts/chat.png after every run.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOT = ROOT / "artifacts" / "chat.png"
+STARTUP_TIMEOUT = 120  # seconds for Voilà to listen and the kernel to render the widget (a cold CI machine)
+REPLY_TIMEOUT_MS = 30_000
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    how = "run `make browser` as root, or `sudo apt-get install chromium`"
+    if _in_ci():
+        pytest.fail(f"CI=true but {CHROMIUM} is missing, and CI must run the browser test: {how}.")
+    pytest.skip(f"No {CHROMIUM}, so the browser chat test is skipped. To enable it, {how}.")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"Voilà exited with code {process.returncode}. Its log:\n{log.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"Voilà did not listen on 127.0.0.1:{port} within {STARTUP_TIMEOUT} s. Its log:\n"
+                         f"{log.read_text()}")
+
+
+@pytest.fixture
+def voila_url(tmp_path: Path) -> Iterator[str]:
+    """Voilà serving app/chat.ipynb on a free local port, offline; stopped (with its kernels) afterwards."""
+    _require_chromium()
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    log = tmp_path / "voila.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "voila", "app/chat.ipynb", "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_port(port, process, log)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        process.terminate()  # Voilà shuts its kernels down on SIGTERM
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def page(voila_url: str):
+    """A headless Chromium page on the chat app; any JavaScript dialog is recorded in ``page.dialogs``."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 820})
+            page.dialogs = []
+            page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(voila_url, timeout=STARTUP_TIMEOUT * 1000)
+            page.locator(".aria-input input").wait_for(timeout=STARTUP_TIMEOUT * 1000)
+            yield page
+        finally:
+            browser.close()
+
+
+def _wait_for_answer(page, number: int) -> str:
+    """Wait until the ``number``-th answer (1-based) is shown and the input is enabled again; return it."""
+    from playwright.sync_api import expect
+
+    answer = page.locator(".aria-assistant").nth(number - 1)
+    answer.wait_for(timeout=REPLY_TIMEOUT_MS)
+    expect(page.locator(".aria-input input")).to_be_enabled(timeout=REPLY_TIMEOUT_MS)
+    return answer.inner_text()
+
+
+def test_chat_in_browser_remembers_a_fact_answers_from_it_and_shows_markup_as_text(page):
+    from playwright.sync_api import expect
+
+    started = time.perf_counter()
+    box = page.locator(".aria-input input")
+    memory_panel = page.locator(".aria-memory-panel")
+    expect(page.locator(".aria-model-line")).to_contain_text("offline")
+    expect(memory_panel).to_contain_text("Alice's favourite programming language is Rust.")  # the seeded facts
+
+    # 1. Enter sends; the agent stores the fact and the panel lists the new memory.
+    box.fill("Please remember that my favourite editor is Vim")
+    box.press("Enter")
+    _wait_for_answer(page, 1)
+    new_row = memory_panel.locator(".aria-memory-new")
+    expect(new_row).to_contain_text("My favourite editor is Vim.")
+    expect(new_row).to_contain_text("user_pref")
+    expect(new_row).to_contain_text("mem_0008")
+    assert box.input_value() == "", "the box should be emptied after sending"
+    expect(box).to_be_focused()  # ready for the next message without a click
+
+    # 2. The Send button sends; the reply names Vim.
+    box.fill("What is my favourite editor?")
+    page.locator(".aria-send").click()
+    reply = _wait_for_answer(page, 2)
+    assert "Vim" in reply, f"the reply should name Vim, got: {reply!r}"
+    assert page.locator(".aria-user").count() == 2, "each message should be sent exactly once"
+
+    # 3. The collapsed tool view of the first turn opens and shows the store call and its result.
+    first_tools = page.locator(".aria-tools details").first
+    first_tools.locator("summary").click()
+    expect(first_tools).to_contain_text("memory_store")
+    expect(first_tools).to_contain_text("Stored as mem_0008")
+
+    # 4. Markup a person types is shown as text and runs nothing.
+    payload = "<img src=x onerror=alert(1)>"
+    box.fill(payload)
+    box.press("Enter")
+    _wait_for_answer(page, 3)
+    page.wait_for_timeout(300)  # an injected image would fail to load and fire onerror within this time
+    assert page.dialogs == [], f"a dialog opened: {page.dialogs}"
+    assert page.locator(".aria-chat img, .aria-chat script").count() == 0, "user text became HTML elements"
+    expect(page.locator(".aria-user").nth(2)).to_contain_text(payload)
+    print(f"\nbrowser round trips (3 messages) took {time.perf_counter() - started:.1f} s")
+
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.locator(".aria-chat").screenshot(path=str(SCREENSHOT))
+    assert SCREENSHOT.stat().st_size > 10_000  # docs/chat.png is a copy of a good one, refreshed by hand
