@@ -1,0 +1,190 @@
+"""The SQLite file behind ``HybridMemory(path=...)``: memories that survive a kernel restart.
+
+One table holds the memories (a sequence number, the text, the metadata as
+JSON and the embedding as float32 bytes, so reopening never re-embeds); a
+``meta`` table records which embedder wrote the vectors, and
+``PRAGMA user_version`` the schema version. The file is opened in WAL mode
+with ``synchronous=FULL``: a store is on disk before it returns, and a crash
+at any moment leaves a consistent file.
+
+Several processes may write the same file. Numbers are handed out by
+``seq INTEGER PRIMARY KEY AUTOINCREMENT`` inside ``BEGIN IMMEDIATE`` (one
+writer at a time, waiting up to ``BUSY_TIMEOUT_S``), so two writers never get
+the same id and a deleted id is never reused. Readers learn that someone
+else committed from ``PRAGMA data_version`` and fetch only newer rows; a
+counter of deletes tells them when a full reload is needed instead.
+
+A file this code did not write (another schema version, another embedder,
+unrelated tables, not SQLite at all) is refused with ``MemoryFileError``
+before a single byte of it is changed. This module knows nothing about BM25
+or ranking; ``hybrid_memory.py`` rebuilds those from the rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+SCHEMA_VERSION = 1
+FORMAT = "aria_kit memory"
+BUSY_TIMEOUT_S = 30.0
+
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # seq n is the memory mem_000n; AUTOINCREMENT never hands out a number twice, even after deletes.
+    "CREATE TABLE memories (seq INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL,"
+    " metadata TEXT NOT NULL, embedding BLOB NOT NULL)",
+)
+
+
+class MemoryFileError(ValueError):
+    """The file cannot be used as this memory's store; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class StoredMemory:
+    """One row as read back from the file."""
+
+    seq: int
+    text: str
+    metadata: dict[str, Any]
+    vector: np.ndarray
+
+
+class MemoryFile:
+    """An open memory file for one embedder (``embedder_name``, ``dim``-wide vectors)."""
+
+    def __init__(self, path: str | Path, embedder_name: str, dim: int) -> None:
+        self.path = Path(path)
+        self.embedder_name = embedder_name
+        self.dim = dim
+        try:
+            if self.path.exists():
+                # Look before touching: even switching to WAL mode would rewrite a foreign file's header.
+                with closing(_connect(self.path.resolve().as_uri() + "?mode=ro", uri=True)) as probe:
+                    self._refuse_if_unusable(probe)
+            self._conn = _connect(str(self.path))
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as exc:
+            raise MemoryFileError(f"cannot open memory file {self.path}: {exc}. "
+                                  "Check that its folder exists and is writable.") from exc
+        self._data_version: int | None = None
+        try:
+            with self._transaction("IMMEDIATE"):  # two processes creating the same new file: one wins
+                if self._refuse_if_unusable(self._conn) == "empty":
+                    for statement in _SCHEMA:
+                        self._conn.execute(statement)
+                    meta = {"format": FORMAT, "embedder": embedder_name, "dim": str(dim), "deletes": "0"}
+                    self._conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+                    self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _refuse_if_unusable(self, conn: sqlite3.Connection) -> str:
+        """Return "empty" or "ours"; raise ``MemoryFileError`` for anything else."""
+        where = self.path
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
+        except sqlite3.DatabaseError as exc:
+            raise MemoryFileError(f"{where} is not an Aria Kit memory file ({exc}). "
+                                  "Pass a path to a new file, or to a memory file HybridMemory wrote.") from exc
+        if version == 0 and not tables:
+            return "empty"
+        if meta.get("format") != FORMAT:
+            listed = ", ".join(sorted(tables)) or "none"
+            raise MemoryFileError(f"{where} is an SQLite database but not an Aria Kit memory file "
+                                  f"(its tables: {listed}). It was left untouched; pass a path to a new file.")
+        if version != SCHEMA_VERSION:
+            raise MemoryFileError(f"{where} is a memory file of schema version {version}, but this aria_kit "
+                                  f"reads version {SCHEMA_VERSION}. It was left untouched; open it with the "
+                                  "aria_kit version that wrote it, or pass a path to a new file.")
+        if meta.get("embedder") != self.embedder_name or meta.get("dim") != str(self.dim):
+            raise MemoryFileError(f"{where} holds vectors from the embedder {meta.get('embedder')!r} "
+                                  f"({meta.get('dim')}-d), but this memory uses {self.embedder_name!r} "
+                                  f"({self.dim}-d), and vectors from different embedders cannot be compared. "
+                                  "Open it with the embedder that wrote it, or pass a path to a new file.")
+        return "ours"
+
+    @contextmanager
+    def _transaction(self, kind: str = "DEFERRED") -> Iterator[None]:
+        # isolation_level=None hands transactions to us; IMMEDIATE takes the write lock up front,
+        # so a writer never has to upgrade a read lock (which can fail instead of waiting).
+        self._conn.execute(f"BEGIN {kind}")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def changed(self) -> bool:
+        """Whether another connection committed since the last call (always true on the first)."""
+        version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        changed, self._data_version = version != self._data_version, version
+        return changed
+
+    def insert(self, items: Sequence[tuple[str, dict[str, Any], np.ndarray]]) -> list[int]:
+        """Append ``(text, metadata, vector)`` rows in one committed transaction; return their seqs."""
+        with self._transaction("IMMEDIATE"):
+            return [
+                self._conn.execute(
+                    "INSERT INTO memories (text, metadata, embedding) VALUES (?, ?, ?)",
+                    (text, json.dumps(metadata, ensure_ascii=False), np.asarray(vector, dtype="<f4").tobytes()),
+                ).lastrowid
+                for text, metadata, vector in items
+            ]
+
+    def delete(self, seq: int) -> tuple[bool, int]:
+        """Delete row ``seq``; return whether it existed and the delete counter *before* this delete."""
+        with self._transaction("IMMEDIATE"):
+            before = self._deletes()
+            existed = self._conn.execute("DELETE FROM memories WHERE seq = ?", (seq,)).rowcount == 1
+            if existed:
+                self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'deletes'")
+        return existed, before
+
+    def read_changes(self, after_seq: int, deletes_seen: int | None) -> tuple[bool, list[StoredMemory], int]:
+        """Rows newer than ``after_seq``, or all rows if anything was deleted since ``deletes_seen``.
+
+        Returns ``(reload, rows, deletes)``: ``reload`` says the rows are the whole
+        memory rather than an addition to it. Both reads share one snapshot.
+        """
+        with self._transaction("DEFERRED"):
+            deletes = self._deletes()
+            reload = deletes != deletes_seen
+            cursor = self._conn.execute(
+                "SELECT seq, text, metadata, embedding FROM memories WHERE seq > ? ORDER BY seq",
+                (0 if reload else after_seq,),
+            )
+            rows = [self._row(*values) for values in cursor]
+        return reload, rows, deletes
+
+    def _deletes(self) -> int:
+        return int(self._conn.execute("SELECT value FROM meta WHERE key = 'deletes'").fetchone()[0])
+
+    def _row(self, seq: int, text: str, metadata: str, blob: bytes) -> StoredMemory:
+        if len(blob) != 4 * self.dim:
+            raise MemoryFileError(f"{self.path}: memory {seq} has a {len(blob)}-byte embedding where "
+                                  f"{4 * self.dim} bytes were expected; the file is damaged. Restore a backup.")
+        return StoredMemory(seq, text, json.loads(metadata), np.frombuffer(blob, dtype="<f4"))
+
+    def close(self) -> None:
+        """Close the connection (the last one to close also folds the WAL back into the file)."""
+        self._conn.close()
+
+
+def _connect(database: str, uri: bool = False) -> sqlite3.Connection:
+    connection = sqlite3.connect(database, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=uri)
+    connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    return connection
