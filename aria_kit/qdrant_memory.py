@@ -1,0 +1,287 @@
+"""Memory on a real vector database: ``QdrantMemory`` (the going-further lesson on Qdrant).
+
+The same ``MemoryBackend`` as ``HybridMemory``, with Qdrant as the engine. Each
+memory is one point of one collection: a dense vector ``dense`` from the same
+embedder (cosine), a sparse vector ``bm25``, and a payload with our id, the text
+and the metadata. Qdrant ids must be integers or UUIDs, so point id = the number
+in ``mem_0042``; point 0, with no vectors, is a ledger of the settings and the
+last number handed out (so numbers of deleted memories are never reused).
+
+The sparse vector holds, for each token of ``aria_kit.bm25.tokenize``, BM25's
+term-frequency part ``tf·(k1+1) / (tf + k1·(1 − b + b·dl/AVGDL))`` at index
+``crc32(token) & 0x7FFFFFFF`` (stable across processes, unlike ``hash``). The
+collection's IDF modifier makes the engine multiply in Lucene's IDF at query
+time, and the query vector holds each token's count, so the engine's score is
+``BM25Index``'s — except that the length norm uses a fixed ``AVGDL`` (stored
+vectors cannot follow a drifting average) and tokens whose hashes collide
+(about V²/2³² pairs for V distinct tokens) count as one term.
+
+Search is hybrid *inside the engine*: a Query API request prefetches the best
+``candidates`` points by each vector and fuses them with RRF. Qdrant scores
+``1/(k + position)`` with positions from 0 (local mode: ``qdrant_client/hybrid/
+fusion.py``; server: ``reciprocal_rank_fusion.rs``), so ``k = 61`` gives the kit's
+``Σ 1/(60 + rank)`` with ranks from 1. Two more requests in the same batch (one
+round trip) return each retriever's candidate list: the ``cosine``, ``bm25`` and
+ranks every hit shows come from there.
+
+Runs embedded with no server (``location=":memory:"``, or ``path=`` a folder
+that one process at a time may open) or against a Qdrant server or cluster
+(``url=`` or ``ARIA_QDRANT_URL``) with no other change; see docs/qdrant.md.
+Differences from ``HybridMemory``: fusion sees each retriever's top
+``candidates``, not full rankings (the same while the memory holds fewer);
+BM25 uses ``AVGDL``; equal scores come out of the engine in its own order. Not
+here: payload filters, sharding, snapshots, quantisation.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from aria_kit.bm25 import tokenize
+from aria_kit.embeddings import default_embedder
+from aria_kit.hybrid_memory import check_metadata, check_text
+from aria_kit.hybrid_memory import memory_id as id_of
+from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
+
+try:
+    from qdrant_client import QdrantClient, models
+    from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+except ImportError as exc:  # an optional extra: the core lessons never import this module
+    raise ImportError("QdrantMemory needs qdrant-client: pip install 'aria_kit[qdrant]'") from exc
+
+DENSE, SPARSE = "dense", "bm25"
+K1, B, AVGDL = 1.5, 0.75, 10.0  # BM25Index's k1 and b; a one-sentence memory is about 10 tokens
+SPARSE_SCHEME = f"bm25-tf k1={K1} b={B} avgdl={AVGDL} crc32-31"
+RRF_K = 61  # Qdrant's k on positions from 0 = the kit's k = 60 on ranks from 1
+LEDGER = 0
+BATCH = 256  # points per request: far below a server's 32 MB request limit
+_NOT_LEDGER = models.Filter(must_not=[models.HasIdCondition(has_id=[LEDGER])])
+_ID = re.compile(r"mem_(\d{4,})")
+
+
+def term_index(token: str) -> int:
+    """The sparse-vector index of a token: its CRC-32 cut to 31 bits, so it fits any signed int32."""
+    return zlib.crc32(token.encode("utf-8")) & 0x7FFFFFFF
+
+
+def document_vector(tokens: Sequence[str]) -> models.SparseVector:
+    """A memory's sparse vector: BM25's saturated term frequency per term (the engine adds the IDF)."""
+    counts = Counter(term_index(t) for t in tokens)
+    norm = K1 * (1 - B + B * len(tokens) / AVGDL)
+    indices = sorted(counts)
+    return models.SparseVector(indices=indices, values=[counts[i] * (K1 + 1) / (counts[i] + norm) for i in indices])
+
+
+def query_vector(tokens: Sequence[str]) -> models.SparseVector:
+    """A query's sparse vector: each term's count, so a repeated word counts twice, as in BM25."""
+    counts = Counter(term_index(t) for t in tokens)
+    return models.SparseVector(indices=sorted(counts), values=[float(counts[i]) for i in sorted(counts)])
+
+
+def _connect(location: str | None, url: str | None, path: str | Path | None, client: QdrantClient | None,
+             api_key: str | None) -> tuple[QdrantClient, str]:
+    """A client for the one place given; with none, ``ARIA_QDRANT_URL`` if set, else in memory."""
+    places = (("location", location), ("url", url), ("path", path), ("client", client))
+    given = {kind: value for kind, value in places if value not in (None, "")}
+    if len(given) > 1:
+        raise ValueError("give at most one of location=, url=, path= and client= (where the memory lives)")
+    env_url = os.environ.get("ARIA_QDRANT_URL")
+    ((kind, where),) = given.items() or ({"url": env_url} if env_url else {"location": ":memory:"}).items()
+    if kind == "client":
+        return where, repr(where)
+    if kind == "url":
+        return QdrantClient(url=where, api_key=api_key or os.environ.get("ARIA_QDRANT_API_KEY")), where
+    return QdrantClient(**{kind: str(where)}), str(where)
+
+
+class QdrantMemory(MemoryBackend):
+    """Hybrid memory on Qdrant: dense + sparse BM25 vectors, fused with RRF by the engine.
+
+    ``location`` (":memory:"), ``path`` (a folder) or ``url`` (a server) says
+    where the memory lives; with none of them, ``ARIA_QDRANT_URL`` if set, else
+    ":memory:". Or pass a ready ``client`` (your gRPC, TLS or timeout settings).
+    ``candidates`` is how many points each retriever hands to the fusion.
+    """
+
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        *,
+        location: str | None = None,
+        url: str | None = None,
+        path: str | Path | None = None,
+        collection: str = "aria_memory",
+        api_key: str | None = None,
+        client: QdrantClient | None = None,
+        candidates: int = 100,
+    ) -> None:
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
+            raise ValueError(f"candidates must be a whole number >= 1, got {candidates!r}")
+        self.embedder = embedder if embedder is not None else default_embedder()
+        # an embedder that cannot know its width up front (an unknown server model) is asked once
+        self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
+        self.collection, self.candidates = collection, candidates
+        self.client, self.where = _connect(location, url, path, client, api_key)
+        try:
+            self._next_number = self._open_collection() + 1
+        except Exception as exc:
+            if client is None:  # ours to close: a refused folder must not stay locked by this process
+                self.client.close()
+            if isinstance(exc, ResponseHandlingException):
+                raise ConnectionError(f"could not reach Qdrant at {self.where} ({exc}). Start a server (see "
+                                      "docs/qdrant.md), or unset ARIA_QDRANT_URL to keep memory embedded.") from exc
+            if isinstance(exc, UnexpectedResponse) and exc.status_code in (401, 403):
+                raise PermissionError(f"Qdrant at {self.where} refused the API key (HTTP {exc.status_code}); "
+                                      "pass api_key= or set ARIA_QDRANT_API_KEY.") from exc
+            raise
+
+    def _open_collection(self) -> int:
+        """Create the collection on first use, refuse one written with other settings; return the last number."""
+        settings = {"embedder": self.embedder.name, "dim": self.dim, "sparse": SPARSE_SCHEME}
+        if not self.client.collection_exists(self.collection):
+            self.client.create_collection(
+                self.collection,
+                vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)},
+                sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            )
+            ledger = models.PointStruct(id=LEDGER, vector={}, payload={"aria_ledger": 1, **settings, "last_number": 0})
+            self.client.upsert(self.collection, [ledger], update_mode=models.UpdateMode.INSERT_ONLY)
+        found = self.client.retrieve(self.collection, [LEDGER])
+        ledger = (found[0].payload or {}) if found else {}
+        if not ledger.get("aria_ledger"):
+            raise ValueError(f"collection {self.collection!r} exists but was not made by QdrantMemory; "
+                             "pass another collection= name or delete that collection.")
+        if {key: ledger.get(key) for key in settings} != settings:
+            raise ValueError(f"collection {self.collection!r} was written with other settings "
+                             f"({ {key: ledger.get(key) for key in settings} }, not {settings}); open it with "
+                             "the same embedder, or pass another collection= name.")
+        return int(ledger["last_number"])
+
+    def close(self) -> None:
+        """Release the client (for ``path=``, the folder's lock, so another process may open it)."""
+        self.client.close()
+
+    # ------------------------------------------------------------ writing
+
+    def store(self, text: str, metadata: Metadata | None = None) -> str:
+        """Store one text with its metadata and return its new id."""
+        return self.store_many([text], [metadata])[0]
+
+    def store_many(self, texts: Sequence[str], metadatas: Sequence[Metadata | None] | None = None) -> list[str]:
+        """Store a batch with one embedding call; every item is checked before anything is written."""
+        if isinstance(texts, str):
+            raise ValueError("store_many takes a list of texts; use store() for a single text")
+        texts = [check_text(text) for text in texts]
+        metadatas = list(metadatas) if metadatas is not None else [None] * len(texts)
+        if len(metadatas) != len(texts):
+            raise ValueError(f"got {len(texts)} texts but {len(metadatas)} metadata entries")
+        metadatas = [check_metadata(metadata) for metadata in metadatas]
+        if not texts:
+            return []
+        vectors = [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text))}
+                   for text, row in zip(texts, self.embedder.embed(texts))]
+        payloads = [{"text": text, "metadata": metadata} for text, metadata in zip(texts, metadatas)]
+        return [id_of(number) for number in self._claim(vectors, payloads)]
+
+    def _claim(self, vectors: list[dict[str, Any]], payloads: list[dict[str, Any]]) -> list[int]:
+        """Insert each point at the next free number; return the numbers, in input order.
+
+        Several processes may write to one server and Qdrant has no transactions,
+        so numbers are claimed optimistically: skip numbers already taken, insert
+        with ``insert_only`` (never overwriting) tagged with this call's ``writer``
+        token, read the tokens back, and retry whatever another writer got first.
+        """
+        writer, numbers, pending = uuid.uuid4().hex, {}, list(range(len(vectors)))
+        while pending:
+            batch = dict(zip(range(self._next_number, self._next_number + BATCH), pending))  # number -> item
+            taken = self.client.retrieve(self.collection, list(batch), with_payload=False)
+            if taken:  # our counter is stale: another writer got there first
+                self._next_number = max(r.id for r in taken) + 1
+                continue
+            points = [models.PointStruct(id=n, vector=vectors[i], payload={"memory_id": id_of(n), **payloads[i],
+                                                                           "writer": writer})
+                      for n, i in batch.items()]
+            self.client.upsert(self.collection, points, update_mode=models.UpdateMode.INSERT_ONLY)
+            mine = self.client.retrieve(self.collection, list(batch), with_payload=["writer"])
+            numbers.update((batch[r.id], r.id) for r in mine if (r.payload or {}).get("writer") == writer)
+            pending = [i for i in pending if i not in numbers]
+            self._next_number = max(batch) + 1
+        self.client.set_payload(self.collection, {"last_number": self._next_number - 1}, points=[LEDGER])
+        return [numbers[i] for i in range(len(vectors))]
+
+    def delete(self, memory_id: str) -> bool:
+        """Forget one memory; return whether it existed. Its id is never handed out again."""
+        if self.get(memory_id) is None:
+            return False
+        self.client.delete(self.collection, models.PointIdsList(points=[_number(memory_id)]))
+        return True
+
+    # ------------------------------------------------------------ reading
+
+    def search(self, query: str, top_k: int = 3) -> list[Hit]:
+        """Return up to ``top_k`` hits, best fused score first, each with its cosine, BM25 and ranks."""
+        query = check_text(query, "query")
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+            raise ValueError(f"top_k must be a whole number >= 1, got {top_k!r}")
+        limit = max(self.candidates, top_k)
+        sparse = query_vector(tokenize(query))
+        retrievers = [(DENSE, self.embedder.embed([query])[0].tolist())]
+        retrievers += [(SPARSE, sparse)] if sparse.indices else []  # no words, no keyword ranking
+        prefetch = [models.Prefetch(query=q, using=name, limit=limit) for name, q in retrievers]
+        fused = models.QueryRequest(prefetch=prefetch, query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), limit=top_k,
+                                    with_payload=True)
+        lists = [models.QueryRequest(query=q, using=name, limit=limit, with_payload=False) for name, q in retrievers]
+        best, *candidate_lists = self.client.query_batch_points(self.collection, [fused, *lists])
+        scores, ranks = [{}, {}], [{}, {}]  # per retriever: point id -> score, point id -> rank
+        for (name, q), listed, score, rank in zip(retrievers, candidate_lists, scores, ranks):
+            score.update((p.id, p.score) for p in listed.points)
+            rank.update((p.id, r) for r, p in enumerate(listed.points, start=1))
+            missing = [p.id for p in best.points if p.id not in score]
+            if missing and len(listed.points) == limit:  # ranked beyond the cut: fetch just their scores
+                only = models.Filter(must=[models.HasIdCondition(has_id=missing)])
+                found = self.client.query_points(self.collection, q, using=name, query_filter=only, limit=len(missing))
+                score.update((p.id, p.score) for p in found.points)
+        hits = [Hit(p.payload["memory_id"], p.payload["text"], p.payload["metadata"], p.score, scores[0].get(p.id, 0.0),
+                    scores[1].get(p.id, 0.0), ranks[0].get(p.id), ranks[1].get(p.id)) for p in best.points]
+        # the engine leaves equal scores in no particular order; break ties as HybridMemory does
+        return sorted(hits, key=lambda h: (-h.score, h.vector_rank or limit + 1, _number(h.id)))
+
+    def list_all(self) -> list[MemoryRecord]:
+        """Every stored memory, oldest first (scrolled a page at a time)."""
+        records, offset = [], None
+        while True:
+            page, offset = self.client.scroll(self.collection, _NOT_LEDGER, limit=BATCH, offset=offset)
+            records += page
+            if offset is None:
+                return [_record(r.payload) for r in sorted(records, key=lambda r: r.id)]
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        """The memory with this id, or ``None`` (also for strings that are not memory ids)."""
+        number = _number(memory_id)
+        found = self.client.retrieve(self.collection, [number]) if number is not None else []
+        return _record(found[0].payload) if found else None
+
+    def __len__(self) -> int:
+        return self.client.count(self.collection, _NOT_LEDGER, exact=True).count
+
+    def __repr__(self) -> str:
+        return f"<QdrantMemory {self.collection!r} at {self.where}, embedder={self.embedder.name!r}>"
+
+
+def _number(memory_id: Any) -> int | None:
+    """``mem_0042`` → 42; anything else (``mem_42``, ``mem_00042``, ``mem_0000``, not a string) → None."""
+    match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) else None
+    number = int(match.group(1)) if match else 0
+    return number if number > 0 and id_of(number) == memory_id else None
+
+
+def _record(payload: dict[str, Any] | None) -> MemoryRecord:
+    payload = payload or {}
+    return MemoryRecord(payload["memory_id"], payload["text"], dict(payload["metadata"]))
