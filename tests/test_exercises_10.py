@@ -1,0 +1,151 @@
+"""The exercise checks of lesson 10 pass the worked solutions and fail plausible wrong answers.
+
+The solutions are also compared with the references they imitate: ``to_point_id``
+with the point ids ``QdrantMemory`` really writes (and with its own parser), and
+``bm25_weight`` with the sparse vectors ``QdrantMemory`` stores and with
+``BM25Index``. Those comparisons need qdrant-client (in requirements-dev.txt);
+the checks themselves do not, because the lesson's exercises run on Binder too.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from aria_kit.bm25 import BM25Index, tokenize
+from aria_kit.demo import DEMO_FACTS, seed_memory
+from aria_kit.exercises import lesson10
+from aria_kit.hybrid_memory import memory_id
+from solutions.lesson10 import bm25_weight, to_point_id
+
+try:  # an optional extra; only the comparisons with QdrantMemory need it
+    from aria_kit import qdrant_memory
+except ImportError:
+    qdrant_memory = None
+needs_qdrant = pytest.mark.skipif(qdrant_memory is None, reason="needs qdrant-client: pip install -e '.[qdrant]'")
+
+CHECKS = [(lesson10.check_to_point_id, to_point_id), (lesson10.check_bm25_weight, bm25_weight)]
+IDS = [check.__name__ for check, _ in CHECKS]
+
+
+def _stub(*args, **kwargs):
+    raise NotImplementedError
+
+
+def _verdict(capsys: pytest.CaptureFixture[str]) -> str:
+    return capsys.readouterr().out.strip()[:1]
+
+
+@pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
+def test_check_accepts_the_worked_solution(check, solution, capsys):
+    assert check(solution) is True
+    assert _verdict(capsys) == "✓"
+
+
+@pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=IDS)
+def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
+    assert check(_stub) is False
+    out = capsys.readouterr().out
+    assert out.startswith("○") and "not done yet" in out and "solutions/lesson10.py" in out
+
+
+# ---------------------------------------------------------------- exercise 10.1: memory id -> point id
+
+
+def _split_on_underscore(text):  # trusts every string: "mem_42" and "mem_00042" both become 42
+    return int(text.split("_")[1])
+
+
+def _split_or_none(text):  # catches the crash, but still accepts ids the kit never writes
+    try:
+        return int(text.split("_")[1])
+    except (AttributeError, IndexError, ValueError):
+        return None
+
+
+def _strip_prefix(text):  # returns the digits as a string: Qdrant wants an integer
+    return text[4:] if isinstance(text, str) and text.startswith("mem_") else None
+
+
+def _accepts_zero(text):  # point 0 is QdrantMemory's ledger; memory numbers start at 1
+    if not isinstance(text, str) or not text.startswith("mem_") or not text[4:].isdigit() or len(text) < 8:
+        return None
+    number = int(text[4:])
+    return number if f"mem_{number:04d}" == text else None
+
+
+@pytest.mark.parametrize("wrong", [_split_on_underscore, _split_or_none, _strip_prefix, _accepts_zero])
+def test_point_id_check_rejects_a_plausible_mistake(wrong, capsys):
+    assert lesson10.check_to_point_id(wrong) is False
+    assert _verdict(capsys) == "✗"
+
+
+@given(st.integers(min_value=1, max_value=10**7))
+def test_to_point_id_reads_back_every_id_the_kit_writes(number):
+    assert to_point_id(memory_id(number)) == number
+
+
+@needs_qdrant
+@given(st.one_of(st.text(max_size=12), st.from_regex(r"mem_[0-9]{1,7}", fullmatch=True), st.integers(), st.none()))
+def test_to_point_id_agrees_with_qdrant_memory_on_any_input(text):
+    assert to_point_id(text) == qdrant_memory._number(text)
+
+
+@needs_qdrant
+def test_to_point_id_names_the_points_qdrant_memory_stores():
+    memory = qdrant_memory.QdrantMemory(location=":memory:")
+    ids = seed_memory(memory)
+    points, _ = memory.client.scroll(memory.collection, limit=100, with_payload=True)
+    stored = {point.id: point.payload["memory_id"] for point in points if point.id != qdrant_memory.LEDGER}
+    assert stored == {to_point_id(i): i for i in ids}
+    memory.close()
+
+
+# ---------------------------------------------------------------- exercise 10.2: one BM25 weight
+
+
+def _without_k1_plus_1(tf, doc_len, avgdl=10.0):  # the Lucene 8 / bm25s form: same ranking, other numbers
+    return tf / (tf + 1.5 * (1 - 0.75 + 0.75 * doc_len / avgdl))
+
+
+def _length_ratio_upside_down(tf, doc_len, avgdl=10.0):  # penalises short memories instead of long ones
+    return tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * avgdl / doc_len))
+
+
+def _no_saturation(tf, doc_len, avgdl=10.0):  # a second occurrence counts as much as the first
+    return tf * 2.5 / (1 + 1.5 * (1 - 0.75 + 0.75 * doc_len / avgdl))
+
+
+def _ignores_avgdl(tf, doc_len, avgdl=10.0):  # always the fixed 10, whatever the caller says
+    return tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * doc_len / 10.0))
+
+
+@pytest.mark.parametrize("wrong", [_without_k1_plus_1, _length_ratio_upside_down, _no_saturation, _ignores_avgdl])
+def test_bm25_weight_check_rejects_a_plausible_mistake(wrong, capsys):
+    assert lesson10.check_bm25_weight(wrong) is False
+    assert _verdict(capsys) == "✗"
+
+
+def test_bm25_weight_times_idf_is_bm25_index_score_on_the_demo_facts():
+    """With the corpus's real average length, weight · IDF is exactly what HybridMemory's BM25 scores."""
+    documents = [tokenize(text) for text, _ in DEMO_FACTS]
+    index = BM25Index()
+    for tokens in documents:
+        index.add(tokens)
+    avgdl = sum(map(len, documents)) / len(documents)
+    for term in ["alice", "velocitydb", "order", "4821"]:
+        expected = index.scores([term])
+        for slot, tokens in enumerate(documents):
+            weight = bm25_weight(tokens.count(term), len(tokens), avgdl) if term in tokens else 0.0
+            assert weight * index.idf(term) == pytest.approx(expected[slot], rel=1e-12, abs=1e-12)
+
+
+@needs_qdrant
+def test_bm25_weight_is_what_qdrant_memory_stores_in_its_sparse_vectors():
+    for text, _ in DEMO_FACTS:
+        tokens = tokenize(text)
+        vector = qdrant_memory.document_vector(tokens)
+        expected = {qdrant_memory.term_index(t): bm25_weight(tokens.count(t), len(tokens), qdrant_memory.AVGDL)
+                    for t in set(tokens)}
+        assert dict(zip(vector.indices, vector.values)) == pytest.approx(expected, rel=1e-12)
