@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup lessons demo chat app test browser bench clean
+.PHONY: setup lessons demo chat app test browser notebooks bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +40,13 @@ browser:
 test: setup browser
 	$(BIN)/python -m pytest
 
+# Re-execute every notebook in place, offline, so committed outputs match the code (run after changing aria_kit).
+notebooks: setup
+	env -u OPENAI_API_KEY -u OPENAI_BASE_URL $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb app/*.ipynb
+
 bench: setup
 	$(BIN)/python benchmarks/bench_memory.py
+	$(BIN)/python benchmarks/bench_qdrant.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
