@@ -1,7 +1,7 @@
 """Aria Kit: the pieces the lessons build, importable and tested.
 
 Each module matches a lesson: ``interfaces`` (01), ``embeddings`` (02), ``bm25``
-(03), ``fusion`` and ``hybrid_memory`` (04), ``schemas``, ``tools`` and
+(03), ``fusion``, ``memory_rules`` and ``hybrid_memory`` (04), ``schemas``, ``tools`` and
 ``calculator`` (05), ``persona`` (06), ``providers``, ``offline``, ``scripted`` and
 ``agent`` (07), ``demo`` (08). Charts and the chat widget import matplotlib and
 ipywidgets, so they are never imported from here: ``from aria_kit.charts import …``.

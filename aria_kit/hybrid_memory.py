@@ -11,7 +11,7 @@ keyword evidence, no keyword credit (``keyword_rank`` is ``None``). Equal fused
 scores go to the better vector rank, equal cosines to the older memory.
 
 Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
-of at most ``MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,
+of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,
 right-to-left scripts, combining marks and NUL are stored as given. Metadata
 is a dict of str keys to JSON scalars.
 
@@ -26,12 +26,8 @@ instance per thread (they may share a file).
 
 from __future__ import annotations
 
-import json
-import math
-import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -39,64 +35,8 @@ from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.embeddings import default_embedder, normalize
 from aria_kit.fusion import fused_scores, ranks
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
+from aria_kit.memory_rules import check_batch, check_text, memory_id, seq_of
 from aria_kit.persistence import MemoryFile
-
-# A memory is a fact or a note. 100 kB of UTF-8 (~15,000 words) is far beyond that and still
-# embeds in a fraction of a second; longer documents should be split into chunks and stored one by one.
-MAX_TEXT_BYTES = 100_000
-_ID = re.compile(r"mem_(\d{4,})")
-
-
-def check_text(text: Any, what: str = "text") -> str:
-    """Return ``text`` if it can be stored or searched, else raise ``ValueError`` saying why."""
-    if not isinstance(text, str):
-        raise ValueError(f"the {what} must be a str, got {type(text).__name__}")
-    if not text.strip():
-        raise ValueError(f"the {what} is empty or only whitespace; write at least one word")
-    _check_size(text, f"the {what}")
-    return text
-
-
-def _check_size(text: str, what: str) -> None:
-    try:
-        size = len(text.encode("utf-8"))
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"{what} contains {text[exc.start]!r}, a lone surrogate that is not valid "
-                         "Unicode; decode your bytes with errors='replace' first") from exc
-    if size > MAX_TEXT_BYTES:
-        raise ValueError(f"{what} is {size:,} bytes of UTF-8, over the {MAX_TEXT_BYTES:,}-byte limit; "
-                         "split it into smaller chunks and store each one")
-
-
-def check_metadata(metadata: Any) -> Metadata:
-    """Return a copy of ``metadata`` with ``category`` defaulted, or raise ``ValueError`` saying what is wrong."""
-    if metadata is None:
-        metadata = {}
-    if not isinstance(metadata, dict):
-        raise ValueError(f"metadata must be a dict such as {{'category': 'task'}}, got {type(metadata).__name__}")
-    for key, value in metadata.items():
-        if not isinstance(key, str):
-            raise ValueError(f"metadata keys must be strings, got {key!r}")
-        if value is not None and not isinstance(value, (str, int, float, bool)):
-            raise ValueError(f"metadata[{key!r}] is a {type(value).__name__}; values must be str, int, float, "
-                             "bool or None (store nested data as a JSON string)")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"metadata[{key!r}] is {value}, which JSON cannot hold; use a finite number or None")
-    checked = {**metadata, "category": metadata.get("category", "general")}
-    _check_size(json.dumps(checked, ensure_ascii=False), "the metadata, as JSON,")
-    return checked
-
-
-def memory_id(seq: int) -> str:
-    """The id of the ``seq``-th memory: ``mem_0001`` … ``mem_9999``, then ``mem_10000`` …"""
-    return f"mem_{seq:04d}"
-
-
-def _seq_of(memory_id_: str) -> int | None:
-    match = _ID.fullmatch(memory_id_) if isinstance(memory_id_, str) else None
-    seq = int(match.group(1)) if match else 0
-    return seq if seq > 0 and memory_id(seq) == memory_id_ else None  # "mem_00042" is not "mem_0042"
-
 
 class HybridMemory(MemoryBackend):
     """Vector + BM25 memory fused by RRF, in process or backed by an SQLite file at ``path``."""
@@ -128,13 +68,7 @@ class HybridMemory(MemoryBackend):
 
     def store_many(self, texts: Sequence[str], metadatas: Sequence[Metadata | None] | None = None) -> list[str]:
         """Store a batch with one embedding call (and one transaction); return the new ids in order."""
-        if isinstance(texts, str):
-            raise ValueError("store_many takes a list of texts; use store() for a single text")
-        texts = [check_text(text) for text in texts]
-        metadatas = list(metadatas) if metadatas is not None else [None] * len(texts)
-        if len(metadatas) != len(texts):
-            raise ValueError(f"got {len(texts)} texts but {len(metadatas)} metadata entries")
-        checked = [check_metadata(metadata) for metadata in metadatas]
+        texts, checked = check_batch(texts, metadatas)
         if not texts:
             return []
         vectors = self._embed(texts)
@@ -149,7 +83,7 @@ class HybridMemory(MemoryBackend):
 
     def delete(self, memory_id: str) -> bool:
         """Forget one memory; return whether it existed. Its id is never handed out again."""
-        seq = _seq_of(memory_id)
+        seq = seq_of(memory_id)
         if seq is None:
             return False
         self._sync()
@@ -240,7 +174,7 @@ class HybridMemory(MemoryBackend):
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         """The memory with this id, or ``None``."""
-        seq = _seq_of(memory_id)
+        seq = seq_of(memory_id)
         self._sync()
         record = self._records[seq - 1] if seq is not None and seq <= len(self._records) else None
         return MemoryRecord(record.id, record.text, dict(record.metadata)) if record is not None else None

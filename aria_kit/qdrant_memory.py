@@ -46,8 +46,8 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.embeddings import default_embedder
-from aria_kit.hybrid_memory import check_metadata, check_text
-from aria_kit.hybrid_memory import memory_id as id_of
+from aria_kit.memory_rules import check_batch, check_text
+from aria_kit.memory_rules import memory_id as id_of
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 
 try:
@@ -176,13 +176,7 @@ class QdrantMemory(MemoryBackend):
 
     def store_many(self, texts: Sequence[str], metadatas: Sequence[Metadata | None] | None = None) -> list[str]:
         """Store a batch with one embedding call; every item is checked before anything is written."""
-        if isinstance(texts, str):
-            raise ValueError("store_many takes a list of texts; use store() for a single text")
-        texts = [check_text(text) for text in texts]
-        metadatas = list(metadatas) if metadatas is not None else [None] * len(texts)
-        if len(metadatas) != len(texts):
-            raise ValueError(f"got {len(texts)} texts but {len(metadatas)} metadata entries")
-        metadatas = [check_metadata(metadata) for metadata in metadatas]
+        texts, metadatas = check_batch(texts, metadatas)
         if not texts:
             return []
         vectors = [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text))}

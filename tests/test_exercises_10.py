@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.demo import DEMO_FACTS, seed_memory
 from aria_kit.exercises import lesson10
-from aria_kit.hybrid_memory import memory_id
+from aria_kit.memory_rules import memory_id
 from solutions.lesson10 import bm25_weight, to_point_id
 
 try:  # an optional extra; only the comparisons with QdrantMemory need it

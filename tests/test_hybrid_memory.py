@@ -14,7 +14,8 @@ from memory_contract import DEMO_FACTS, MemoryBackendContract
 
 from aria_kit.embeddings import default_embedder
 from aria_kit.fusion import reciprocal_rank_fusion
-from aria_kit.hybrid_memory import MAX_TEXT_BYTES, HybridMemory
+from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.memory_rules import MAX_TEXT_BYTES
 from aria_kit.interfaces import Embedder
 
 REPO = Path(__file__).resolve().parents[1]

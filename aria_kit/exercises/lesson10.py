@@ -18,7 +18,7 @@ from typing import Any
 
 from aria_kit.bm25 import BM25Index
 from aria_kit.exercises import check
-from aria_kit.hybrid_memory import memory_id
+from aria_kit.memory_rules import memory_id
 
 SOLUTION = "solutions/lesson10.py"
 

@@ -1,0 +1,87 @@
+"""What a memory may hold, and what its id looks like — the input rules every backend shares (lesson 04).
+
+``HybridMemory`` and ``QdrantMemory`` both check texts, queries and metadata
+here, so the same bad input gets the same clear ``ValueError`` whichever
+engine holds the memory: texts are non-blank ``str`` of at most
+``MAX_TEXT_BYTES`` of UTF-8 (emoji, right-to-left scripts, combining marks and
+NUL are fine; lone surrogates are not), and metadata is a dict of str keys to
+JSON scalars with ``category`` defaulting to "general". Ids are ``mem_0001``,
+…, ``mem_9999``, ``mem_10000``, … This module stores nothing and ranks nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from aria_kit.interfaces import Metadata
+
+# A memory is a fact or a note. 100 kB of UTF-8 (~15,000 words) is far beyond that and still
+# embeds in a fraction of a second; longer documents should be split into chunks and stored one by one.
+MAX_TEXT_BYTES = 100_000
+_ID = re.compile(r"mem_(\d{4,})")
+
+
+def check_text(text: Any, what: str = "text") -> str:
+    """Return ``text`` if it can be stored or searched, else raise ``ValueError`` saying why."""
+    if not isinstance(text, str):
+        raise ValueError(f"the {what} must be a str, got {type(text).__name__}")
+    if not text.strip():
+        raise ValueError(f"the {what} is empty or only whitespace; write at least one word")
+    _check_size(text, f"the {what}")
+    return text
+
+
+def _check_size(text: str, what: str) -> None:
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{what} contains {text[exc.start]!r}, a lone surrogate that is not valid "
+                         "Unicode; decode your bytes with errors='replace' first") from exc
+    if size > MAX_TEXT_BYTES:
+        raise ValueError(f"{what} is {size:,} bytes of UTF-8, over the {MAX_TEXT_BYTES:,}-byte limit; "
+                         "split it into smaller chunks and store each one")
+
+
+def check_metadata(metadata: Any) -> Metadata:
+    """Return a copy of ``metadata`` with ``category`` defaulted, or raise ``ValueError`` saying what is wrong."""
+    if metadata is None:
+        metadata = {}
+    if not isinstance(metadata, dict):
+        raise ValueError(f"metadata must be a dict such as {{'category': 'task'}}, got {type(metadata).__name__}")
+    for key, value in metadata.items():
+        if not isinstance(key, str):
+            raise ValueError(f"metadata keys must be strings, got {key!r}")
+        if value is not None and not isinstance(value, (str, int, float, bool)):
+            raise ValueError(f"metadata[{key!r}] is a {type(value).__name__}; values must be str, int, float, "
+                             "bool or None (store nested data as a JSON string)")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"metadata[{key!r}] is {value}, which JSON cannot hold; use a finite number or None")
+    checked = {**metadata, "category": metadata.get("category", "general")}
+    _check_size(json.dumps(checked, ensure_ascii=False), "the metadata, as JSON,")
+    return checked
+
+
+def check_batch(texts: Any, metadatas: Any) -> tuple[list[str], list[Metadata]]:
+    """Check a whole ``store_many`` batch before anything is written; return the texts and checked metadata."""
+    if isinstance(texts, str):
+        raise ValueError("store_many takes a list of texts; use store() for a single text")
+    texts = [check_text(text) for text in texts]
+    metadatas = list(metadatas) if metadatas is not None else [None] * len(texts)
+    if len(metadatas) != len(texts):
+        raise ValueError(f"got {len(texts)} texts but {len(metadatas)} metadata entries")
+    return texts, [check_metadata(metadata) for metadata in metadatas]
+
+
+def memory_id(seq: int) -> str:
+    """The id of the ``seq``-th memory: ``mem_0001`` … ``mem_9999``, then ``mem_10000`` …"""
+    return f"mem_{seq:04d}"
+
+
+def seq_of(memory_id_: str) -> int | None:
+    """The number in a well-formed id (``mem_0042`` → 42), else ``None``."""
+    match = _ID.fullmatch(memory_id_) if isinstance(memory_id_, str) else None
+    seq = int(match.group(1)) if match else 0
+    return seq if seq > 0 and memory_id(seq) == memory_id_ else None  # "mem_00042" is not "mem_0042"
