@@ -22,7 +22,7 @@ def chat(memory_path: str) -> int:
     while True:
         try:
             message = input("you> ").strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: leave quietly; memory is already saved
             print()
             return 0
         if not message:
@@ -41,6 +41,9 @@ def chat(memory_path: str) -> int:
             answer = agent.chat(message)
         except ProviderError as exc:
             print(f"  ! {exc}")
+            continue
+        except KeyboardInterrupt:
+            print("\n  (interrupted; the conversation is unchanged — send the message again, or /quit)")
             continue
         for step in agent.last_turn.steps if agent.last_turn else ():
             if step.kind == "tool":
