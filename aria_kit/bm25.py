@@ -36,6 +36,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+K1, B = 1.5, 0.75  # the usual defaults: saturation and length normalisation
 _POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -62,7 +63,7 @@ class BM25Index:
     added, so callers can line the scores up with their own arrays.
     """
 
-    def __init__(self, k1: float = 1.5, b: float = 0.75) -> None:
+    def __init__(self, k1: float = K1, b: float = B) -> None:
         if k1 < 0 or not 0 <= b <= 1:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={k1}, b={b}")
         self.k1 = k1

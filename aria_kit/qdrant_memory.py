@@ -36,7 +36,6 @@ here: payload filters, sharding, snapshots, quantisation.
 from __future__ import annotations
 
 import os
-import re
 import uuid
 import zlib
 from collections import Counter
@@ -44,9 +43,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from aria_kit.bm25 import tokenize
+from aria_kit.bm25 import B, K1, tokenize
 from aria_kit.embeddings import default_embedder
-from aria_kit.memory_rules import check_batch, check_text
+from aria_kit.memory_rules import check_batch, check_text, seq_of
 from aria_kit.memory_rules import memory_id as id_of
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 
@@ -57,13 +56,12 @@ except ImportError as exc:  # an optional extra: the core lessons never import t
     raise ImportError("QdrantMemory needs qdrant-client: pip install 'aria_kit[qdrant]'") from exc
 
 DENSE, SPARSE = "dense", "bm25"
-K1, B, AVGDL = 1.5, 0.75, 10.0  # BM25Index's k1 and b; a one-sentence memory is about 10 tokens
+AVGDL = 10.0  # a one-sentence memory is about 10 tokens; K1 and B are BM25Index's defaults
 SPARSE_SCHEME = f"bm25-tf k1={K1} b={B} avgdl={AVGDL} crc32-31"
 RRF_K = 61  # Qdrant's k on positions from 0 = the kit's k = 60 on ranks from 1
 LEDGER = 0
 BATCH = 256  # points per request: far below a server's 32 MB request limit
 _NOT_LEDGER = models.Filter(must_not=[models.HasIdCondition(has_id=[LEDGER])])
-_ID = re.compile(r"mem_(\d{4,})")
 
 
 def term_index(token: str) -> int:
@@ -214,7 +212,7 @@ class QdrantMemory(MemoryBackend):
         """Forget one memory; return whether it existed. Its id is never handed out again."""
         if self.get(memory_id) is None:
             return False
-        self.client.delete(self.collection, models.PointIdsList(points=[_number(memory_id)]))
+        self.client.delete(self.collection, models.PointIdsList(points=[seq_of(memory_id)]))
         return True
 
     # ------------------------------------------------------------ reading
@@ -245,7 +243,7 @@ class QdrantMemory(MemoryBackend):
         hits = [Hit(p.payload["memory_id"], p.payload["text"], p.payload["metadata"], p.score, scores[0].get(p.id, 0.0),
                     scores[1].get(p.id, 0.0), ranks[0].get(p.id), ranks[1].get(p.id)) for p in best.points]
         # the engine leaves equal scores in no particular order; break ties as HybridMemory does
-        return sorted(hits, key=lambda h: (-h.score, h.vector_rank or limit + 1, _number(h.id)))
+        return sorted(hits, key=lambda h: (-h.score, h.vector_rank or limit + 1, seq_of(h.id)))
 
     def list_all(self) -> list[MemoryRecord]:
         """Every stored memory, oldest first (scrolled a page at a time)."""
@@ -258,7 +256,7 @@ class QdrantMemory(MemoryBackend):
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         """The memory with this id, or ``None`` (also for strings that are not memory ids)."""
-        number = _number(memory_id)
+        number = seq_of(memory_id)
         found = self.client.retrieve(self.collection, [number]) if number is not None else []
         return _record(found[0].payload) if found else None
 
@@ -267,13 +265,6 @@ class QdrantMemory(MemoryBackend):
 
     def __repr__(self) -> str:
         return f"<QdrantMemory {self.collection!r} at {self.where}, embedder={self.embedder.name!r}>"
-
-
-def _number(memory_id: Any) -> int | None:
-    """``mem_0042`` → 42; anything else (``mem_42``, ``mem_00042``, ``mem_0000``, not a string) → None."""
-    match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) else None
-    number = int(match.group(1)) if match else 0
-    return number if number > 0 and id_of(number) == memory_id else None
 
 
 def _record(payload: dict[str, Any] | None) -> MemoryRecord:

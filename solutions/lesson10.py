@@ -3,7 +3,7 @@
 Open this when you are stuck on exercises 10.1 and 10.2. ``to_point_id`` reads
 the number out of a memory id and accepts only ids the kit itself writes, so
 ``mem_42`` and ``mem_00042`` cannot land on point 42 by accident. (QdrantMemory
-does the same in its private ``_number``.) ``bm25_weight`` is BM25's term-frequency
+does the same with ``memory_rules.seq_of``.) ``bm25_weight`` is BM25's term-frequency
 part, which ``QdrantMemory`` stores per word in a memory's sparse vector. The IDF
 is missing on purpose: the engine multiplies it in at query time.
 """

@@ -89,7 +89,7 @@ def test_to_point_id_reads_back_every_id_the_kit_writes(number):
 @needs_qdrant
 @given(st.one_of(st.text(max_size=12), st.from_regex(r"mem_[0-9]{1,7}", fullmatch=True), st.integers(), st.none()))
 def test_to_point_id_agrees_with_qdrant_memory_on_any_input(text):
-    assert to_point_id(text) == qdrant_memory._number(text)
+    assert to_point_id(text) == qdrant_memory.seq_of(text)  # the parser QdrantMemory uses
 
 
 @needs_qdrant
