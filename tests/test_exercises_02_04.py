@@ -15,15 +15,8 @@ import pytest
 from aria_kit.exercises import lesson02, lesson03, lesson04
 from solutions.lesson02 import cosine, top_k_by_cosine
 from solutions.lesson03 import bm25_term, idf
+from exercise_checks import unwritten, verdict
 from solutions.lesson04 import reciprocal_rank, rrf
-
-
-def _stub(*args, **kwargs):
-    raise NotImplementedError
-
-
-def _verdict(capsys: pytest.CaptureFixture[str]) -> str:
-    return capsys.readouterr().out.strip()[:1]
 
 
 CHECKS = [
@@ -40,12 +33,12 @@ IDS = [check.__name__ for check, _ in CHECKS]
 @pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
 def test_every_check_accepts_the_worked_solution(check, solution, capsys):
     assert check(solution) is True
-    assert _verdict(capsys) == "✓"
+    assert verdict(capsys) == "✓"
 
 
 @pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
 def test_an_untouched_stub_reads_as_not_done_yet_and_names_the_solution_file(check, solution, capsys):
-    assert check(_stub) is False
+    assert check(unwritten) is False
     out = capsys.readouterr().out
     assert out.startswith("○") and "not done yet" in out
     assert f"solutions/lesson0{check.__module__[-1]}.py" in out

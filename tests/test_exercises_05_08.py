@@ -21,15 +21,8 @@ from aria_kit.tools import WebSearchTool
 from solutions.lesson05 import WordCountTool
 from solutions.lesson06 import make_persona, violations
 from solutions.lesson07 import mini_loop, two_step_script
+from exercise_checks import unwritten, verdict
 from solutions.lesson08 import glossary_web_search, seed_once
-
-
-def _stub(*args, **kwargs):
-    raise NotImplementedError
-
-
-def _verdict(capsys: pytest.CaptureFixture[str]) -> str:
-    return capsys.readouterr().out.strip()[:1]
 
 
 # ---------------------------------------------------------------- every check: solution ✓, stub ○
@@ -48,12 +41,12 @@ CHECKS = [
 @pytest.mark.parametrize(("check", "solution"), CHECKS, ids=[c.__name__ for c, _ in CHECKS])
 def test_check_accepts_the_worked_solution(check, solution, capsys):
     assert check(solution) is True
-    assert _verdict(capsys) == "✓"
+    assert verdict(capsys) == "✓"
 
 
 @pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=[c.__name__ for c, _ in CHECKS])
 def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
-    stub = _stub
+    stub = unwritten
     if check is lesson05.check_word_count_tool:  # the notebook's stub is a class whose run is not written yet
         class StubTool(WordCountTool):
             def run(self, **kwargs):
@@ -102,7 +95,7 @@ class RequiredUniqueWordCount(WordCountTool):
 @pytest.mark.parametrize("wrong", [CaseSensitiveWordCount, UndocumentedWordCount, UntypedWordCount, RequiredUniqueWordCount])
 def test_word_count_check_rejects_tools_with_a_wrong_schema_or_count(wrong, capsys):
     assert lesson05.check_word_count_tool(wrong) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"
 
 
 def test_word_count_check_rejects_a_tool_with_another_name(capsys):
@@ -121,7 +114,7 @@ def test_persona_check_rejects_a_persona_without_the_forbidden_phrase(capsys):
 
 def test_persona_check_rejects_another_role(capsys):
     assert lesson06.check_persona(lambda: dataclasses.replace(make_persona(), role="a code reviewer")) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"
 
 
 def test_violations_check_rejects_case_sensitive_matching(capsys):
@@ -138,7 +131,7 @@ def test_violations_check_rejects_phrases_out_of_persona_order(capsys):
         return sorted(found, key=lambda p: text.lower().index(p.lower()))
 
     assert lesson06.check_violations(by_position) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"
 
 
 # ---------------------------------------------------------------- lesson 07
@@ -152,7 +145,7 @@ def test_violations_check_rejects_phrases_out_of_persona_order(capsys):
 ])
 def test_two_step_check_rejects_scripts_that_are_not_a_two_step_turn(script, capsys):
     assert lesson07.check_two_step_script(script) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"
 
 
 def _loop_without_tool_results(llm, tools, user_message, max_rounds=4):
@@ -203,7 +196,7 @@ def _loop_that_runs_tools_without_validation(llm, tools, user_message, max_round
 ])
 def test_mini_loop_check_rejects_loops_that_miss_a_part_of_the_protocol(wrong, capsys):
     assert lesson07.check_mini_loop(wrong) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"
 
 
 def test_worked_mini_loop_matches_the_agent_on_a_bad_call_then_a_fix():
@@ -251,4 +244,4 @@ def _seed_in_process_only(path):
 @pytest.mark.parametrize("wrong", [_seed_every_time, _seed_in_process_only])
 def test_seed_once_check_rejects_duplicate_or_unsaved_seeding(wrong, capsys):
     assert lesson08.check_seed_once(wrong) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"

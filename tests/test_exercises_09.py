@@ -21,16 +21,9 @@ from aria_kit.exercises import lesson09
 from aria_kit.interfaces import MemoryRecord
 from aria_kit.persona import ARIA
 from aria_kit.scripted import ScriptedLLM
+from exercise_checks import unwritten, verdict
 from solutions.lesson09 import render_memory, render_panel
 from toy_memory import ToyMemory
-
-
-def _stub(*args, **kwargs):
-    raise NotImplementedError
-
-
-def _verdict(capsys: pytest.CaptureFixture[str]) -> str:
-    return capsys.readouterr().out.strip()[:1]
 
 
 CHECKS = [(lesson09.check_render_memory, render_memory), (lesson09.check_render_panel, render_panel)]
@@ -40,12 +33,12 @@ IDS = [check.__name__ for check, _ in CHECKS]
 @pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
 def test_check_accepts_the_worked_solution(check, solution, capsys):
     assert check(solution) is True
-    assert _verdict(capsys) == "✓"
+    assert verdict(capsys) == "✓"
 
 
 @pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=IDS)
 def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
-    assert check(_stub) is False
+    assert check(unwritten) is False
     out = capsys.readouterr().out
     assert out.startswith("○") and "not done yet" in out and "solutions/lesson09.py" in out
 

@@ -17,6 +17,7 @@ from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.demo import DEMO_FACTS, seed_memory
 from aria_kit.exercises import lesson10
 from aria_kit.memory_rules import memory_id
+from exercise_checks import unwritten, verdict
 from solutions.lesson10 import bm25_weight, to_point_id
 
 try:  # an optional extra; only the comparisons with QdrantMemory need it
@@ -29,23 +30,15 @@ CHECKS = [(lesson10.check_to_point_id, to_point_id), (lesson10.check_bm25_weight
 IDS = [check.__name__ for check, _ in CHECKS]
 
 
-def _stub(*args, **kwargs):
-    raise NotImplementedError
-
-
-def _verdict(capsys: pytest.CaptureFixture[str]) -> str:
-    return capsys.readouterr().out.strip()[:1]
-
-
 @pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
 def test_check_accepts_the_worked_solution(check, solution, capsys):
     assert check(solution) is True
-    assert _verdict(capsys) == "✓"
+    assert verdict(capsys) == "✓"
 
 
 @pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=IDS)
 def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
-    assert check(_stub) is False
+    assert check(unwritten) is False
     out = capsys.readouterr().out
     assert out.startswith("○") and "not done yet" in out and "solutions/lesson10.py" in out
 
@@ -78,7 +71,7 @@ def _accepts_zero(text):  # point 0 is QdrantMemory's ledger; memory numbers sta
 @pytest.mark.parametrize("wrong", [_split_on_underscore, _split_or_none, _strip_prefix, _accepts_zero])
 def test_point_id_check_rejects_a_plausible_mistake(wrong, capsys):
     assert lesson10.check_to_point_id(wrong) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"
 
 
 @given(st.integers(min_value=1, max_value=10**7))
@@ -124,7 +117,7 @@ def _ignores_avgdl(tf, doc_len, avgdl=10.0):  # always the fixed 10, whatever th
 @pytest.mark.parametrize("wrong", [_without_k1_plus_1, _length_ratio_upside_down, _no_saturation, _ignores_avgdl])
 def test_bm25_weight_check_rejects_a_plausible_mistake(wrong, capsys):
     assert lesson10.check_bm25_weight(wrong) is False
-    assert _verdict(capsys) == "✗"
+    assert verdict(capsys) == "✗"
 
 
 def test_bm25_weight_times_idf_is_bm25_index_score_on_the_demo_facts():
