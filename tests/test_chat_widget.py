@@ -8,12 +8,12 @@ assert which elements it finds and what text it reads.
 from __future__ import annotations
 
 import warnings
-from html.parser import HTMLParser
 
 import pytest
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.chat_widget import MEMORY_ROWS, ChatWidget, describe_model
+from aria_kit.exercises.lesson09 import Rendered  # reads markup the way a browser does
 from aria_kit.offline import OfflineLLM
 from aria_kit.persona import ARIA
 from aria_kit.providers import OpenAIProvider, ProviderError
@@ -23,31 +23,6 @@ from toy_memory import ToyMemory
 
 PAYLOADS = ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>")
 OUR_TAGS = {"div", "b", "i", "p", "code", "pre", "details", "summary", "table", "tr", "th", "td"}
-
-
-class Rendered(HTMLParser):
-    """What a browser would build from a value: the elements (tag, attributes) and the text it shows."""
-
-    def __init__(self, markup: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.elements: list[tuple[str, dict[str, str | None]]] = []
-        self.chunks: list[str] = []
-        self.feed(markup)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        self.elements.append((tag, dict(attrs)))
-
-    def handle_data(self, data):
-        self.chunks.append(data)
-
-    @property
-    def tags(self) -> set[str]:
-        return {tag for tag, _ in self.elements}
-
-    @property
-    def text(self) -> str:
-        return "".join(self.chunks)
 
 
 def make_chat(script, memory=None):

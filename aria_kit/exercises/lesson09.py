@@ -28,7 +28,7 @@ SAFE_TAGS = {"div", "span", "p", "ul", "ol", "li", "b", "i", "em", "strong", "co
              "table", "thead", "tbody", "tr", "td", "th"}
 
 
-class _Rendered(HTMLParser):
+class Rendered(HTMLParser):
     """What a browser builds from markup: the elements (tag, attributes) and the text it shows."""
 
     def __init__(self, markup: str) -> None:
@@ -45,14 +45,18 @@ class _Rendered(HTMLParser):
         self.chunks.append(data)
 
     @property
+    def tags(self) -> set[str]:
+        return {tag for tag, _ in self.elements}
+
+    @property
     def text(self) -> str:
         return "".join(self.chunks)
 
 
-def _render_safely(markup: object, what: str) -> _Rendered:
+def _render_safely(markup: object, what: str) -> Rendered:
     """Parse ``markup`` and assert that a browser would build no element or handler from the data."""
     assert isinstance(markup, str), f"{what} returned a {type(markup).__name__}; return a str of HTML"
-    rendered = _Rendered(markup)
+    rendered = Rendered(markup)
     for tag, attrs in rendered.elements:
         assert tag in SAFE_TAGS, (
             f"{what} produced the element <{tag}>, which a browser would build (and run): the data became markup. "
@@ -62,7 +66,7 @@ def _render_safely(markup: object, what: str) -> _Rendered:
     return rendered
 
 
-def _shown_exactly(rendered: _Rendered, value: str, field: str, what: str) -> None:
+def _shown_exactly(rendered: Rendered, value: str, field: str, what: str) -> None:
     if value in rendered.text:
         return
     assert escape(value) not in rendered.text, (
@@ -85,7 +89,7 @@ def _render_memory_test(render_memory: Callable[[MemoryRecord], str]) -> None:
             _shown_exactly(rendered, value, field, what)
 
 
-def _ids_shown(rendered: _Rendered) -> list[str]:
+def _ids_shown(rendered: Rendered) -> list[str]:
     return re.findall(r"mem_\d{4}", rendered.text)
 
 
