@@ -1,4 +1,4 @@
-"""The agent loop (lesson 07): recall, ask the model, run its tools, repeat, answer.
+"""The agent loop (lesson 08): recall, ask the model, run its tools, repeat, answer.
 
 ``AutonomousAgent.chat`` is the whole loop and fits on one screen. For each user
 message it recalls the top memories into the system prompt, sends the prompt,

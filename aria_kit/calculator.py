@@ -1,4 +1,4 @@
-"""A calculator the model can call safely: arithmetic is parsed, never executed (lesson 05).
+"""A calculator the model can call safely: arithmetic is parsed, never executed (lesson 06).
 
 ``calculate("22 * 6.5")`` returns ``"143"``. The text is parsed with ``ast.parse(..., mode="eval")``
 and the tree is checked against a whitelist: int and float literals, ``+ - * / // % **``, unary

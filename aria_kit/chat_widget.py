@@ -1,4 +1,4 @@
-"""Chat with the agent in a notebook (lesson 09): transcript, tool calls, live memory, as ipywidgets.
+"""Chat with the agent in a notebook (lesson 11): transcript, tool calls, live memory, as ipywidgets.
 
 ``ChatWidget(agent)`` shows a line saying which model answers, a scrolling
 transcript where your messages, the agent's answers, its tool calls and errors

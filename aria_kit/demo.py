@@ -1,4 +1,4 @@
-"""The reference demo (lesson 08): seed memory, search showdown, conversation, hot swap, dump.
+"""The reference demo (lesson 09): seed memory, search showdown, conversation, hot swap, dump.
 
 Everything here is data from the mission plus ``make_agent``, the one-line way
 to get a ready agent: offline rule-based model unless ``OPENAI_API_KEY`` or

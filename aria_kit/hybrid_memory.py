@@ -1,4 +1,4 @@
-"""HybridMemory: long-term memory searched by meaning and by keywords at once (lessons 04 and 08).
+"""HybridMemory: long-term memory searched by meaning and by keywords at once (lessons 04 and 09).
 
 Each memory gets an id (``mem_0001``, …, ``mem_9999``, ``mem_10000``, …; never
 reused), its text, metadata (``category`` defaults to "general") and a unit

@@ -1,4 +1,4 @@
-"""OfflineLLM: a deterministic, rule-based stand-in for a chat model (lessons 07–08).
+"""OfflineLLM: a deterministic, rule-based stand-in for a chat model (lessons 08–09).
 
 This is **not a language model**. It is a few dozen lines of regular
 expressions that speak the same tool-calling protocol as a real model, so every

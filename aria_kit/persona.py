@@ -1,4 +1,4 @@
-"""The persona: who the agent is, compiled into a system prompt (lesson 06).
+"""The persona: who the agent is, compiled into a system prompt (lesson 07).
 
 ``AgentPersona`` is plain data — name, role, traits, goals, forbidden phrases.
 ``system_prompt`` turns it, plus the memories recalled for the current

@@ -1,4 +1,4 @@
-"""Talk to OpenAI, or any OpenAI-compatible server, as an ``LLMProvider`` (lessons 07/08: providers).
+"""Talk to OpenAI, or any OpenAI-compatible server, as an ``LLMProvider`` (lessons 08/09: providers).
 
 ``OpenAIProvider`` sends chat-completions requests through the official
 ``openai`` SDK and turns the first choice into the kit's one

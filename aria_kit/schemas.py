@@ -1,4 +1,4 @@
-"""Tool schemas: derive them from a Python signature and check a model's arguments (lesson 05).
+"""Tool schemas: derive them from a Python signature and check a model's arguments (lesson 06).
 
 ``schema_from_function`` reads a function's type hints, defaults and docstring
 and writes the JSON-schema ``parameters`` object that OpenAI-style function

@@ -1,4 +1,4 @@
-"""A strict scripted model: the agent loop's test double (lesson 07).
+"""A strict scripted model: the agent loop's test double (lesson 08).
 
 ``ScriptedLLM`` replays a queue of replies you write in advance — text answers,
 tool calls, or exceptions to raise — and records every request it was sent.

@@ -1,4 +1,4 @@
-"""The agent's tools: memory store and search, and a simulated web search (lesson 05).
+"""The agent's tools: memory store and search, and a simulated web search (lesson 06).
 
 Each tool is a small ``Tool`` subclass: a name, a description for the model,
 and a ``run`` method whose signature and docstring become the JSON schema the

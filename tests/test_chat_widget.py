@@ -13,7 +13,7 @@ import pytest
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.chat_widget import MEMORY_ROWS, ChatWidget, describe_model
-from aria_kit.exercises.lesson09 import Rendered  # reads markup the way a browser does
+from aria_kit.exercises.lesson11 import Rendered  # reads markup the way a browser does
 from aria_kit.offline import OfflineLLM
 from aria_kit.persona import ARIA
 from aria_kit.providers import OpenAIProvider, ProviderError

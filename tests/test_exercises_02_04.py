@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from aria_kit.exercises import lesson02, lesson03, lesson04
-from solutions.lesson02 import cosine, top_k_by_cosine
-from solutions.lesson03 import bm25_term, idf
+from aria_kit.solutions.lesson02 import cosine, top_k_by_cosine
+from aria_kit.solutions.lesson03 import bm25_term, idf
 from exercise_checks import unwritten, verdict
-from solutions.lesson04 import reciprocal_rank, rrf
+from aria_kit.solutions.lesson04 import reciprocal_rank, rrf
 
 
 CHECKS = [
@@ -41,7 +41,7 @@ def test_an_untouched_stub_reads_as_not_done_yet_and_names_the_solution_file(che
     assert check(unwritten) is False
     out = capsys.readouterr().out
     assert out.startswith("○") and "not done yet" in out
-    assert f"solutions/lesson0{check.__module__[-1]}.py" in out
+    assert f'show_solution("lesson0{check.__module__[-1]}")' in out
 
 
 # ---------------------------------------------------------------- plausible wrong answers: ✗

@@ -16,7 +16,7 @@ import numpy as np
 
 from aria_kit.exercises import check
 
-SOLUTION = "solutions/lesson02.py"
+SOLUTION = "lesson02"
 
 
 def _reference_cosine(a: np.ndarray, b: np.ndarray) -> float:

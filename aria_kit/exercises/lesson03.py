@@ -17,7 +17,7 @@ from collections.abc import Callable
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.exercises import check
 
-SOLUTION = "solutions/lesson03.py"
+SOLUTION = "lesson03"
 
 
 def _idf_test(idf: Callable[[int, int], float]) -> None:

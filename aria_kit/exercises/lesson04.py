@@ -17,7 +17,7 @@ from aria_kit.evaluation import reciprocal_rank as reference_reciprocal_rank
 from aria_kit.exercises import check
 from aria_kit.fusion import reciprocal_rank_fusion
 
-SOLUTION = "solutions/lesson04.py"
+SOLUTION = "lesson04"
 
 RRF_CASES: list[tuple[list[list[str]], int]] = [
     ([["a", "b", "c"], ["b", "c", "a"]], 60),

@@ -1,55 +1,54 @@
-"""Exercise checks for lesson 06 (the persona): write a persona, and catch forbidden phrases in code.
+"""Exercise check for lesson 06 (tools and schemas): write a tool whose schema comes from its ``run``.
 
-``check_persona(make_persona)`` compiles the learner's persona and reads the
-system prompt back, the way a model would see it. ``check_violations(violations)``
-runs the learner's detector on answers that do and do not break Aria's
-"Never say" rule. Neither judges style: only what the exercise text asks for.
+``check_word_count_tool(WordCountTool)`` takes the learner's class, makes one,
+and checks both halves of a tool: the schema the model will see (derived by
+``Tool.schema`` from ``run``'s type hints, defaults and docstring) and what
+``invoke`` does with arguments a model might send. It does not check the wording
+of the description, only that there is one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from aria_kit.exercises import check
-from aria_kit.persona import ARIA, AgentPersona
+from aria_kit.interfaces import Tool
 
-SOLUTION = "solutions/lesson06.py"
-
-
-def _persona_test(make_persona: Callable[[], AgentPersona]) -> None:
-    persona = make_persona()
-    assert isinstance(persona, AgentPersona), f"make_persona returned a {type(persona).__name__}; return an AgentPersona"
-    prompt = persona.system_prompt()
-    assert prompt.startswith("You are Bolt, a terse code reviewer."), (
-        f"the prompt starts {prompt.splitlines()[0]!r}; use name='Bolt' and role='a terse code reviewer'")
-    assert isinstance(persona.traits, tuple) and len(persona.traits) >= 2, (
-        "give Bolt at least two traits, as a tuple such as ('blunt', 'precise')")
-    assert persona.goals, "give Bolt at least one goal"
-    assert "Great question" in persona.forbidden_phrases, '"Great question" should be one of the forbidden phrases'
-    assert '"Great question"' in next((line for line in prompt.splitlines() if line.startswith("Never say:")), ""), (
-        'the compiled prompt has no "Never say" line with "Great question"')
-    assert prompt == make_persona().system_prompt(), "two personas built the same way compile to different prompts"
+SOLUTION = "lesson06"
 
 
-def _violations_test(violations: Callable[[AgentPersona, str], list[str]]) -> None:
-    clean = "Raft replicates the log [mem_0003]."
-    assert violations(ARIA, clean) == [], f"{clean!r} breaks no rule, but violations returned {violations(ARIA, clean)!r}"
-    both = "As an AI language model, I cannot know that."
-    found = violations(ARIA, both)
-    assert found == ["I cannot", "As an AI language model"], (
-        f"{both!r} contains both of Aria's forbidden phrases; expected them in the persona's order, got {found!r}")
-    shouting = "i CANNOT do that."
-    found = violations(ARIA, shouting)
-    assert found == ["I cannot"], f"matching should ignore case: {shouting!r} should give ['I cannot'], got {found!r}"
-    quiet = AgentPersona(name="Quiet", role="a persona with no rules")
-    assert violations(quiet, both) == [], "a persona without forbidden phrases has no violations"
+def _word_count_test(tool_class: type[Tool]) -> None:
+    tool = tool_class()
+    # Call run first: an untouched stub raises NotImplementedError here and reads as "not done yet".
+    first = tool.run(text="The cat and the hat")
+    assert first == "5", f'run(text="The cat and the hat") returned {first!r}; expected "5"'
+    assert tool.name == "word_count", f'the tool is called {tool.name!r}; set name = "word_count"'
+    assert tool.description.strip(), "the description is empty; tell the model what the tool does"
+
+    parameters = tool.schema()["function"]["parameters"]
+    properties: dict[str, Any] = parameters["properties"]
+    assert set(properties) == {"text", "unique"}, (
+        f"the schema's parameters are {sorted(properties)}; run should take exactly `text` and `unique`")
+    assert properties["text"].get("type") == "string", "`text` should be a string: annotate it `text: str`"
+    assert properties["unique"].get("type") == "boolean", "`unique` should be a boolean: annotate it `unique: bool`"
+    assert parameters["required"] == ["text"], (
+        f"required parameters are {parameters['required']}; only `text` should be required (give `unique` a default)")
+    assert properties["unique"].get("default") is False, "`unique` should default to False"
+    for name in ("text", "unique"):
+        assert properties[name].get("description"), (
+            f"`{name}` has no description; add a line `{name}: what it means` to run's docstring")
+
+    # invoke is what the agent calls with the model's raw JSON: validation comes for free from the schema.
+    unique = tool.invoke('{"text": "The cat and the hat", "unique": true}')
+    assert unique == "4", f'with unique=true, "The cat and the hat" has 4 distinct words (ignoring case), got {unique!r}'
+    assert tool.invoke('{"text": "   "}') == "0", "a text of only spaces has 0 words"
+    missing = tool.invoke("{}")
+    assert missing.startswith("Error:") and "`text` is required" in missing, (
+        f"invoke('{{}}') should report that `text` is required, got {missing!r}")
+    wrong = tool.invoke('{"text": 42}')
+    assert wrong.startswith("Error:"), f"invoke with text=42 should be refused by the schema, got {wrong!r}"
 
 
-def check_persona(make_persona: Callable[[], AgentPersona]) -> bool:
-    """Check exercise 6.1: Bolt, a terse code reviewer with traits, a goal and "Great question" forbidden."""
-    return check("Exercise 6.1 (write a persona)", lambda: _persona_test(make_persona), SOLUTION)
-
-
-def check_violations(violations: Callable[[AgentPersona, str], list[str]]) -> bool:
-    """Check exercise 6.2: the persona's forbidden phrases found in a text, ignoring case, in the persona's order."""
-    return check("Exercise 6.2 (catch forbidden phrases)", lambda: _violations_test(violations), SOLUTION)
+def check_word_count_tool(tool_class: type[Tool]) -> bool:
+    """Check a ``word_count`` tool: typed, documented ``run(text, unique=False)`` returning the count as text."""
+    return check("Exercise 6.1 (a word_count tool)", lambda: _word_count_test(tool_class), SOLUTION)

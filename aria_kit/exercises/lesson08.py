@@ -1,70 +1,101 @@
-"""Exercise checks for lesson 08 (the capstone): hot-swap a web tool, and seed a memory file only once.
+"""Exercise checks for lesson 08 (the agent loop): script a turn, and write the loop yourself.
 
-``check_glossary_web_search(glossary_web_search)`` swaps the learner's tool into
-an offline agent and asks it about Raft. ``check_seed_once(seed_once)`` calls the
-learner's function twice on the same file in a temporary folder (deleted
-afterwards) and checks that the file holds the seven demo facts exactly once,
-as a notebook re-run or a kernel restart would need.
+``check_two_step_script(two_step_script)`` plays the learner's script through
+the real ``AutonomousAgent`` (with an empty memory, so nothing is recalled) and
+checks the trace. ``check_mini_loop(mini_loop)`` drives the learner's own loop
+with strict ``ScriptedLLM`` scripts and checks what the model was sent each
+round: the tool results, the error messages for bad calls, and the round limit.
+Neither needs a network or a language model.
 """
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
+from typing import Any
 
-from aria_kit.demo import DEMO_FACTS, make_agent
+from aria_kit.agent import AutonomousAgent
+from aria_kit.calculator import CalculatorTool
 from aria_kit.exercises import check
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.interfaces import MemoryBackend, Tool
-from aria_kit.offline import OfflineLLM
+from aria_kit.interfaces import Tool
+from aria_kit.persona import ARIA
+from aria_kit.scripted import ScriptedLLM, call_tool, say
+from aria_kit.tools import default_tools
 
-SOLUTION = "solutions/lesson08.py"
+SOLUTION = "lesson08"
+QUESTION = "What is 12 * 12?"
 
-
-def _glossary_test(glossary_web_search: Callable[[], Tool]) -> None:
-    tool = glossary_web_search()
-    assert isinstance(tool, Tool), f"glossary_web_search returned a {type(tool).__name__}; return a Tool"
-    assert tool.name == "web_search", (
-        f"the tool is called {tool.name!r}; keep the name 'web_search' so it replaces the old tool")
-    raft = tool.invoke('{"query": "Raft"}')
-    assert not raft.startswith(("No results", "Error")) and "Raft" in raft, (
-        f"searching for 'Raft' gave {raft[:120]!r}; add a knowledge entry with the topic 'Raft'")
-    bm25 = tool.invoke('{"query": "BM25"}')
-    assert not bm25.startswith("No results"), "the old topics are gone: extend WebSearchTool.KNOWLEDGE, don't replace it"
-
-    agent = make_agent(memory=HybridMemory(), llm=OfflineLLM(), verbose=False)
-    agent.register_tool(tool)
-    assert agent.tools["web_search"] is tool, "register_tool should have swapped in your tool"
-    answer = agent.chat("Explain Raft")
-    assert raft.split("] ", 1)[-1][:40] in answer, f"the agent's answer did not use your Raft entry: {answer!r}"
+MiniLoop = Callable[..., str]
 
 
-def _seed_once_test(seed_once: Callable[[Path], MemoryBackend]) -> None:
-    expected = list(DEMO_FACTS)
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
-        path = Path(folder) / "memory.sqlite"
-        for run in ("first", "second"):
-            memory = seed_once(path)
-            try:
-                stored = [(r.text, r.category) for r in memory.list_all()]
-            finally:
-                getattr(memory, "close", lambda: None)()
-            assert len(stored) == len(expected), (
-                f"after the {run} call the memory holds {len(stored)} facts; it should hold the {len(expected)} demo "
-                "facts once (seed only when the memory is empty)")
-            assert stored == expected, f"after the {run} call the memory holds {stored[:2]}…, not the demo facts"
-        with HybridMemory(path=path) as reopened:
-            assert len(reopened) == len(expected), (
-                f"a fresh HybridMemory(path=path) finds {len(reopened)} memories in the file; "
-                "open your memory with path=path so it is saved")
+def _two_step_test(two_step_script: Callable[[], list[Any]]) -> None:
+    script = two_step_script()
+    llm = ScriptedLLM(script)
+    memory = HybridMemory()
+    agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory))
+    answer = agent.chat(QUESTION)  # a script that runs out raises AssertionError saying so
+    kinds = [step.kind for step in agent.turns[-1].steps]
+    expected = ["recall", "model", "tool", "model", "answer"]
+    assert kinds == expected, f"the turn's steps were {kinds}; a two-step turn is {expected}"
+    tool_step = agent.turns[-1].steps[2]
+    call, result = tool_step.detail["call"], tool_step.detail["result"]
+    assert call.name == "calculator", f"the first reply should call the calculator, not {call.name!r}"
+    assert result == "144", f"the calculator returned {result!r}; ask it for 12 * 12"
+    assert "144" in answer, f"the final answer {answer!r} should state the result, 144"
+    llm.assert_all_used()
 
 
-def check_glossary_web_search(glossary_web_search: Callable[[], Tool]) -> bool:
-    """Check exercise 8.1: a ``web_search`` tool whose knowledge also covers Raft, hot-swapped into an agent."""
-    return check("Exercise 8.1 (hot-swap a web tool)", lambda: _glossary_test(glossary_web_search), SOLUTION)
+def _mini_loop_test(mini_loop: MiniLoop) -> None:
+    tools: dict[str, Tool] = {"calculator": CalculatorTool()}
+
+    direct = ScriptedLLM([say("Hello!")])
+    answer = mini_loop(direct, tools, "Hi")
+    assert answer == "Hello!", f"when the model answers in text, return that text; got {answer!r}"
+    first = direct.requests[0]
+    assert first["messages"] == [{"role": "user", "content": "Hi"}], (
+        f"the first request should hold just the user message, got {first['messages']!r}")
+    assert [t["function"]["name"] for t in first["tools"] or []] == ["calculator"], (
+        "send every tool's schema with each request: tools=[tool.schema() for tool in tools.values()]")
+
+    two_step = ScriptedLLM([call_tool("calculator", {"expression": "12 * 12"}), say("12 * 12 = 144")])
+    answer = mini_loop(two_step, tools, QUESTION)
+    assert answer == "12 * 12 = 144", f"the answer should be the model's final text, got {answer!r}"
+    second = _messages(two_step, 2)
+    roles = [m["role"] for m in second]
+    assert roles == ["user", "assistant", "tool"], (
+        f"round 2 should see user, assistant (with its tool call), tool; it saw {roles}")
+    assert second[1].get("tool_calls"), "append the assistant's reply with reply.to_dict(), tool calls included"
+    assert second[2].get("tool_call_id") == "call_1", "a tool message needs the tool_call_id of the call it answers"
+    assert second[2].get("content") == "144", f"the tool message should carry the result '144', got {second[2].get('content')!r}"
+
+    _expect_error(mini_loop, tools, call_tool("teleport", {"to": "Mars"}), "an unknown tool")
+    _expect_error(mini_loop, tools, call_tool("calculator", '{"expression": 12 * 12}'), "arguments that are not JSON")
+
+    stuck = ScriptedLLM([call_tool("calculator", {"expression": "1 + 1"})] * 5)
+    answer = mini_loop(stuck, tools, "Loop forever", max_rounds=3)
+    assert len(stuck.requests) == 3, f"with max_rounds=3 the model should be called 3 times, not {len(stuck.requests)}"
+    assert "round limit" in answer.lower(), f"after the last round, say the round limit was reached; got {answer!r}"
 
 
-def check_seed_once(seed_once: Callable[[Path], MemoryBackend]) -> bool:
-    """Check exercise 8.2: ``seed_once(path)`` opens the memory file and seeds the demo facts only if it is empty."""
-    return check("Exercise 8.2 (seed a memory file once)", lambda: _seed_once_test(seed_once), SOLUTION)
+def _messages(llm: ScriptedLLM, request: int) -> list[dict[str, Any]]:
+    assert len(llm.requests) >= request, f"the model was called {len(llm.requests)} times; expected at least {request}"
+    return llm.requests[request - 1]["messages"]
+
+
+def _expect_error(mini_loop: MiniLoop, tools: dict[str, Tool], bad_reply: Any, what: str) -> None:
+    llm = ScriptedLLM([bad_reply, say("Sorry, let me fix that.")])
+    mini_loop(llm, tools, "Try something odd")
+    last = _messages(llm, 2)[-1]
+    assert last.get("role") == "tool" and str(last.get("content", "")).startswith("Error"), (
+        f"a call with {what} should come back to the model as a tool message starting 'Error', got {last!r}")
+
+
+def check_two_step_script(two_step_script: Callable[[], list[Any]]) -> bool:
+    """Check exercise 8.1: a script that calls the calculator for 12 * 12, then answers with 144."""
+    return check("Exercise 8.1 (script a two-step turn)", lambda: _two_step_test(two_step_script), SOLUTION)
+
+
+def check_mini_loop(mini_loop: MiniLoop) -> bool:
+    """Check exercise 8.2: ``mini_loop(llm, tools, user_message, max_rounds=4)``, the agent loop without memory."""
+    return check("Exercise 8.2 (write the loop)", lambda: _mini_loop_test(mini_loop), SOLUTION)
+

@@ -1,6 +1,6 @@
-"""Worked solutions for lesson 09: a memory rendered as safe HTML, and a small memory panel.
+"""Worked solutions for lesson 11: a memory rendered as safe HTML, and a small memory panel.
 
-Open this when you are stuck on exercises 9.1 and 9.2. Every value in a memory
+Open this when you are stuck on exercises 11.1 and 9.2. Every value in a memory
 came from a person, a model or a web page, so each one goes through
 ``html.escape`` exactly once before it is put between tags: the browser then
 shows ``<img src=x onerror=alert(1)>`` as those characters instead of building

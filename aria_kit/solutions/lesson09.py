@@ -1,6 +1,6 @@
-"""Worked solutions for lesson 08: a hot-swappable web tool, and seeding a memory file only once.
+"""Worked solutions for lesson 09: a hot-swappable web tool, and seeding a memory file only once.
 
-Open this when you are stuck on exercises 8.1 and 8.2. The web tool keeps the
+Open this when you are stuck on exercises 9.1 and 8.2. The web tool keeps the
 name ``web_search``, so ``agent.register_tool`` replaces the old one; its
 knowledge extends the built-in one rather than replacing it. ``seed_once``
 checks before it stores, because a memory file outlives the notebook run that

@@ -1,6 +1,6 @@
-"""Worked solutions for lesson 10 (memory on Qdrant): point ids, and one BM25 weight of a sparse vector.
+"""Worked solutions for lesson 12 (memory on Qdrant): point ids, and one BM25 weight of a sparse vector.
 
-Open this when you are stuck on exercises 10.1 and 10.2. ``to_point_id`` reads
+Open this when you are stuck on exercises 12.1 and 10.2. ``to_point_id`` reads
 the number out of a memory id and accepts only ids the kit itself writes, so
 ``mem_42`` and ``mem_00042`` cannot land on point 42 by accident. (QdrantMemory
 does the same with ``memory_rules.seq_of``.) ``bm25_weight`` is BM25's term-frequency

@@ -1,6 +1,6 @@
-"""Worked solution for lesson 05: a tool whose schema is derived from a typed, documented ``run``.
+"""Worked solution for lesson 06: a tool whose schema is derived from a typed, documented ``run``.
 
-Open this when you are stuck on exercise 5.1. Everything the model sees — the
+Open this when you are stuck on exercise 6.1. Everything the model sees — the
 parameter names, their JSON types, which are required, the default and the
 descriptions — comes from the signature and docstring below; ``Tool.invoke``
 then refuses arguments that do not fit before ``run`` is ever called.

@@ -1,6 +1,6 @@
-"""Worked solutions for lesson 06: a persona of your own, and a forbidden-phrase detector.
+"""Worked solutions for lesson 07: a persona of your own, and a forbidden-phrase detector.
 
-Open this when you are stuck on exercises 6.1 and 6.2. A persona is plain
+Open this when you are stuck on exercises 7.1 and 6.2. A persona is plain
 data, so writing one is filling in fields; the system prompt compiles from it.
 The prompt only *asks* the model to avoid its forbidden phrases, so code that
 must be sure checks the answer itself, which is what ``violations`` does.

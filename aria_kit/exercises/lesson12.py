@@ -1,4 +1,4 @@
-"""Exercise checks for lesson 10 (memory on Qdrant): point ids, and BM25 weights with a fixed AVGDL.
+"""Exercise checks for lesson 12 (memory on Qdrant): point ids, and BM25 weights with a fixed AVGDL.
 
 ``check_to_point_id(to_point_id)`` compares the learner's ``to_point_id`` with
 the kit's own id format, ``hybrid_memory.memory_id``: every id it writes must
@@ -20,7 +20,7 @@ from aria_kit.bm25 import BM25Index
 from aria_kit.exercises import check
 from aria_kit.memory_rules import memory_id
 
-SOLUTION = "solutions/lesson10.py"
+SOLUTION = "lesson12"
 
 NUMBERS = [1, 7, 42, 999, 1000, 9999, 10000, 123456]
 NOT_MEMORY_IDS: list[Any] = ["mem_42", "mem_00042", "mem_0000", "MEM_0042", "mem-0042", "mem_0042 ", " mem_0042",
@@ -72,10 +72,10 @@ def _bm25_weight_test(bm25_weight: Callable[..., float]) -> None:
 
 
 def check_to_point_id(to_point_id: Callable[[Any], int | None]) -> bool:
-    """Check exercise 10.1: ``to_point_id("mem_0042") == 42``, and ``None`` for anything that is not a memory id."""
-    return check("Exercise 10.1 (memory id → point id)", lambda: _point_id_test(to_point_id), SOLUTION)
+    """Check exercise 12.1: ``to_point_id("mem_0042") == 42``, and ``None`` for anything that is not a memory id."""
+    return check("Exercise 12.1 (memory id → point id)", lambda: _point_id_test(to_point_id), SOLUTION)
 
 
 def check_bm25_weight(bm25_weight: Callable[..., float]) -> bool:
-    """Check exercise 10.2: ``bm25_weight(tf, doc_len, avgdl)``, the BM25 weight one sparse-vector entry stores."""
-    return check("Exercise 10.2 (BM25 weight with a fixed AVGDL)", lambda: _bm25_weight_test(bm25_weight), SOLUTION)
+    """Check exercise 12.2: ``bm25_weight(tf, doc_len, avgdl)``, the BM25 weight one sparse-vector entry stores."""
+    return check("Exercise 12.2 (BM25 weight with a fixed AVGDL)", lambda: _bm25_weight_test(bm25_weight), SOLUTION)

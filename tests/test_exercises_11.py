@@ -1,4 +1,4 @@
-"""The exercise checks of lesson 09 pass the worked solutions and fail plausible wrong answers.
+"""The exercise checks of lesson 11 pass the worked solutions and fail plausible wrong answers.
 
 Each wrong answer is a mistake a learner could really make: forgetting to escape
 (or escaping only the text), escaping twice, stripping tags instead of escaping,
@@ -17,16 +17,16 @@ import pytest
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.chat_widget import ChatWidget
-from aria_kit.exercises import lesson09
+from aria_kit.exercises import lesson11
 from aria_kit.interfaces import MemoryRecord
 from aria_kit.persona import ARIA
 from aria_kit.scripted import ScriptedLLM
 from exercise_checks import unwritten, verdict
-from solutions.lesson09 import render_memory, render_panel
+from aria_kit.solutions.lesson11 import render_memory, render_panel
 from toy_memory import ToyMemory
 
 
-CHECKS = [(lesson09.check_render_memory, render_memory), (lesson09.check_render_panel, render_panel)]
+CHECKS = [(lesson11.check_render_memory, render_memory), (lesson11.check_render_panel, render_panel)]
 IDS = [check.__name__ for check, _ in CHECKS]
 
 
@@ -40,10 +40,10 @@ def test_check_accepts_the_worked_solution(check, solution, capsys):
 def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
     assert check(unwritten) is False
     out = capsys.readouterr().out
-    assert out.startswith("○") and "not done yet" in out and "solutions/lesson09.py" in out
+    assert out.startswith("○") and "not done yet" in out and "show_solution(\"lesson11\")" in out
 
 
-# ---------------------------------------------------------------- exercise 9.1: one memory
+# ---------------------------------------------------------------- exercise 11.1: one memory
 
 
 def _unescaped(record):
@@ -76,13 +76,13 @@ def _without_category(record):
     (_without_category, "category"),
 ])
 def test_render_memory_check_rejects_unsafe_or_unfaithful_html(wrong, hint, capsys):
-    assert lesson09.check_render_memory(wrong) is False
+    assert lesson11.check_render_memory(wrong) is False
     out = capsys.readouterr().out
     assert out.startswith("✗") and hint in out
 
 
 def test_render_memory_check_rejects_a_non_string(capsys):
-    assert lesson09.check_render_memory(lambda record: [record.id, record.text]) is False
+    assert lesson11.check_render_memory(lambda record: [record.id, record.text]) is False
     assert "return a str" in capsys.readouterr().out
 
 
@@ -128,7 +128,7 @@ def test_worked_render_memory_shows_what_the_chat_widgets_panel_shows(record):
     assert Cells(render_memory(stored), cells_only=False).values == widget_cells
 
 
-# ---------------------------------------------------------------- exercise 9.2: the panel
+# ---------------------------------------------------------------- exercise 11.2: the panel
 
 
 def _oldest_first(records, limit=5):
@@ -174,7 +174,7 @@ def _unescaped_rows(records, limit=5):
     (_unescaped_rows, "html.escape"),
 ])
 def test_render_panel_check_rejects_panels_that_miss_a_requirement(wrong, hint, capsys):
-    assert lesson09.check_render_panel(wrong) is False
+    assert lesson11.check_render_panel(wrong) is False
     out = capsys.readouterr().out
     assert out.startswith("✗") and hint in out
 

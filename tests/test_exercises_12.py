@@ -1,4 +1,4 @@
-"""The exercise checks of lesson 10 pass the worked solutions and fail plausible wrong answers.
+"""The exercise checks of lesson 12 pass the worked solutions and fail plausible wrong answers.
 
 The solutions are also compared with the references they imitate: ``to_point_id``
 with the point ids ``QdrantMemory`` really writes (and with its own parser), and
@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.demo import DEMO_FACTS, seed_memory
-from aria_kit.exercises import lesson10
+from aria_kit.exercises import lesson12
 from aria_kit.memory_rules import memory_id
 from exercise_checks import unwritten, verdict
-from solutions.lesson10 import bm25_weight, to_point_id
+from aria_kit.solutions.lesson12 import bm25_weight, to_point_id
 
 try:  # an optional extra; only the comparisons with QdrantMemory need it
     from aria_kit import qdrant_memory
@@ -26,7 +26,7 @@ except ImportError:
     qdrant_memory = None
 needs_qdrant = pytest.mark.skipif(qdrant_memory is None, reason="needs qdrant-client: pip install -e '.[qdrant]'")
 
-CHECKS = [(lesson10.check_to_point_id, to_point_id), (lesson10.check_bm25_weight, bm25_weight)]
+CHECKS = [(lesson12.check_to_point_id, to_point_id), (lesson12.check_bm25_weight, bm25_weight)]
 IDS = [check.__name__ for check, _ in CHECKS]
 
 
@@ -40,10 +40,10 @@ def test_check_accepts_the_worked_solution(check, solution, capsys):
 def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
     assert check(unwritten) is False
     out = capsys.readouterr().out
-    assert out.startswith("○") and "not done yet" in out and "solutions/lesson10.py" in out
+    assert out.startswith("○") and "not done yet" in out and "show_solution(\"lesson12\")" in out
 
 
-# ---------------------------------------------------------------- exercise 10.1: memory id -> point id
+# ---------------------------------------------------------------- exercise 12.1: memory id -> point id
 
 
 def _split_on_underscore(text):  # trusts every string: "mem_42" and "mem_00042" both become 42
@@ -70,7 +70,7 @@ def _accepts_zero(text):  # point 0 is QdrantMemory's ledger; memory numbers sta
 
 @pytest.mark.parametrize("wrong", [_split_on_underscore, _split_or_none, _strip_prefix, _accepts_zero])
 def test_point_id_check_rejects_a_plausible_mistake(wrong, capsys):
-    assert lesson10.check_to_point_id(wrong) is False
+    assert lesson12.check_to_point_id(wrong) is False
     assert verdict(capsys) == "✗"
 
 
@@ -95,7 +95,7 @@ def test_to_point_id_names_the_points_qdrant_memory_stores():
     memory.close()
 
 
-# ---------------------------------------------------------------- exercise 10.2: one BM25 weight
+# ---------------------------------------------------------------- exercise 12.2: one BM25 weight
 
 
 def _without_k1_plus_1(tf, doc_len, avgdl=10.0):  # the Lucene 8 / bm25s form: same ranking, other numbers
@@ -116,7 +116,7 @@ def _ignores_avgdl(tf, doc_len, avgdl=10.0):  # always the fixed 10, whatever th
 
 @pytest.mark.parametrize("wrong", [_without_k1_plus_1, _length_ratio_upside_down, _no_saturation, _ignores_avgdl])
 def test_bm25_weight_check_rejects_a_plausible_mistake(wrong, capsys):
-    assert lesson10.check_bm25_weight(wrong) is False
+    assert lesson12.check_bm25_weight(wrong) is False
     assert verdict(capsys) == "✗"
 
 

@@ -1,6 +1,6 @@
-"""Worked solutions for lesson 07: a scripted two-step turn, and the agent loop written by hand.
+"""Worked solutions for lesson 08: a scripted two-step turn, and the agent loop written by hand.
 
-Open this when you are stuck on exercises 7.1 and 7.2. ``mini_loop`` is
+Open this when you are stuck on exercises 8.1 and 7.2. ``mini_loop`` is
 ``AutonomousAgent.chat`` without memory, persona or trace: ask the model, run
 the tools it asks for, feed each result back as a tool message, and stop at a
 text answer or at the round limit.

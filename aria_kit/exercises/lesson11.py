@@ -1,0 +1,140 @@
+"""Exercise checks for lesson 11 (the chat): render memories as HTML that a browser shows as text.
+
+``check_render_memory(render_memory)`` renders records whose text or category
+is an HTML payload (``<img src=x onerror=alert(1)>``) and reads the result the
+way a browser's ``innerHTML`` would, with the standard library's HTML parser:
+the output may hold the learner's own harmless tags, but no element that came
+from the record, and the visible text must be the record's id, category and
+text exactly as stored (escaped once, not twice, and not stripped).
+``check_render_panel(render_panel)`` checks a newest-first list of such rows
+with a limit and an "… and N older" line, like the chat widget's memory panel.
+Neither judges the markup's looks: only what a browser would build and show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from html import escape
+from html.parser import HTMLParser
+
+from aria_kit.exercises import check
+from aria_kit.interfaces import MemoryRecord
+
+SOLUTION = "lesson11"
+PAYLOAD = "<img src=x onerror=alert(1)>"
+# Tags a memory row might reasonably use for its own layout; anything else in the output came from the data.
+SAFE_TAGS = {"div", "span", "p", "ul", "ol", "li", "b", "i", "em", "strong", "code", "small", "mark", "br",
+             "table", "thead", "tbody", "tr", "td", "th"}
+
+
+class Rendered(HTMLParser):
+    """What a browser builds from markup: the elements (tag, attributes) and the text it shows."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.chunks: list[str] = []
+        self.feed(markup)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.chunks.append(data)
+
+    @property
+    def tags(self) -> set[str]:
+        return {tag for tag, _ in self.elements}
+
+    @property
+    def text(self) -> str:
+        return "".join(self.chunks)
+
+
+def _render_safely(markup: object, what: str) -> Rendered:
+    """Parse ``markup`` and assert that a browser would build no element or handler from the data."""
+    assert isinstance(markup, str), f"{what} returned a {type(markup).__name__}; return a str of HTML"
+    rendered = Rendered(markup)
+    for tag, attrs in rendered.elements:
+        assert tag in SAFE_TAGS, (
+            f"{what} produced the element <{tag}>, which a browser would build (and run): the data became markup. "
+            "Pass every value through html.escape before you put it in the HTML")
+        handlers = [name for name in attrs if name.startswith("on")]
+        assert not handlers, f"{what} produced an element with the event handler {handlers[0]!r}; escape the values"
+    return rendered
+
+
+def _shown_exactly(rendered: Rendered, value: str, field: str, what: str) -> None:
+    if value in rendered.text:
+        return
+    assert escape(value) not in rendered.text, (
+        f"{what} shows {escape(value)!r} instead of {value!r}: you escaped twice (html.escape once is enough)")
+    raise AssertionError(f"a browser would show {rendered.text!r}, which lacks the {field} {value!r}: show the id, "
+                         "the category and the text, each exactly as stored")
+
+
+def _render_memory_test(render_memory: Callable[[MemoryRecord], str]) -> None:
+    records = [
+        MemoryRecord("mem_0001", "Alice's favourite programming language is Rust.", {"category": "user_pref"}),
+        MemoryRecord("mem_0008", PAYLOAD, {"category": "note"}),  # e.g. copied from a web page
+        MemoryRecord("mem_0009", "Ask Bob about the VelocityDB demo.", {"category": "<script>alert(2)</script>"}),
+        MemoryRecord("mem_0010", 'Tom & Jerry\'s "Q&A" uses <b>, not bold.', {"category": "fact"}),
+    ]
+    for record in records:
+        what = f"render_memory on a memory whose text is {record.text!r} (category {record.category!r})"
+        rendered = _render_safely(render_memory(record), what)
+        for field, value in (("id", record.id), ("category", record.category), ("text", record.text)):
+            _shown_exactly(rendered, value, field, what)
+
+
+def _ids_shown(rendered: Rendered) -> list[str]:
+    return re.findall(r"mem_\d{4}", rendered.text)
+
+
+def _render_panel_test(render_panel: Callable[..., str]) -> None:
+    records = [MemoryRecord(f"mem_{n:04d}", f"Fact number {n}.", {"category": "fact"}) for n in range(1, 8)]
+    records.append(MemoryRecord("mem_0008", PAYLOAD, {"category": "note"}))
+    given = list(records)
+
+    rendered = _render_safely(render_panel(given, limit=5), "render_panel(records, limit=5)")
+    assert given == records, (
+        "render_panel changed the list it was given (list.reverse() reverses in place); "
+        "use records[::-1] or reversed(records)")
+    shown = _ids_shown(rendered)
+    newest = [f"mem_{n:04d}" for n in range(8, 3, -1)]
+    assert len(shown) < 2 or shown[0] > shown[-1], (
+        f"the panel lists {shown}: oldest first. List the newest memory first, as the chat's panel does")
+    assert shown == newest, (
+        f"with 8 memories and limit=5 the panel should list {newest}, newest first; it lists {shown}")
+    _shown_exactly(rendered, PAYLOAD, "text", "render_panel")
+    assert re.search(r"\b3\b", rendered.text) and "older" in rendered.text.lower(), (
+        f"5 of 8 memories are listed, but the panel does not say so ({rendered.text[-60:]!r}); "
+        "end it with a line such as '… and 3 older memories.'")
+
+    two = _render_safely(render_panel(given, limit=2), "render_panel(records, limit=2)")
+    assert _ids_shown(two) == ["mem_0008", "mem_0007"], (
+        f"with limit=2 the panel should list ['mem_0008', 'mem_0007']; it lists {_ids_shown(two)}: "
+        "use the limit argument")
+    assert re.search(r"\b6\b", two.text), (
+        f"with limit=2, 6 memories are not shown; say so (the panel ends {two.text[-60:]!r})")
+
+    few = _render_safely(render_panel(given[:2], limit=5), "render_panel on two memories")
+    assert _ids_shown(few) == ["mem_0002", "mem_0001"], (
+        f"two memories should be listed newest first; the panel lists {_ids_shown(few)}")
+    assert "older" not in few.text.lower(), "every memory is listed, so there are no older ones to mention"
+
+    empty = _render_safely(render_panel([], limit=5), "render_panel([])").text.lower()
+    assert any(word in empty for word in ("nothing", "no memor", "empty")), (
+        f"an empty memory should say so, e.g. 'Nothing stored yet.'; the panel shows {empty!r}")
+
+
+def check_render_memory(render_memory: Callable[[MemoryRecord], str]) -> bool:
+    """Check exercise 11.1: one memory as HTML whose id, category and text a browser shows as text."""
+    return check("Exercise 11.1 (render a memory safely)", lambda: _render_memory_test(render_memory), SOLUTION)
+
+
+def check_render_panel(render_panel: Callable[[Sequence[MemoryRecord], int], str]) -> bool:
+    """Check exercise 11.2: the newest ``limit`` memories, newest first, safely, with an "… and N older" line."""
+    return check("Exercise 11.2 (a memory panel)", lambda: _render_panel_test(render_panel), SOLUTION)

@@ -1,0 +1,75 @@
+"""End-of-lesson quizzes: multiple choice, graded on the spot, with a reason for every wrong option.
+
+Each lesson's exercise module defines ``QUIZ = Quiz("Lesson 02", [Question(...), ...])``.
+In the notebook the learner reads the questions, fills a dict of answers and grades it:
+
+    QUIZ.show()
+    my_answers = {1: None, 2: None, 3: None}   # replace None with "a", "b", …
+    QUIZ.grade(my_answers)
+
+``grade`` prints one line per question — ✓, ○ (not answered yet) or ✗ with the
+explanation written for exactly the option chosen — and returns the number right.
+Like the exercise checks it never raises on a learner's input. The test suite
+checks every quiz: the key scores full marks, and every wrong option has its own
+explanation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question: ``options`` maps a letter to its text; ``why_not`` explains each wrong letter."""
+
+    prompt: str
+    options: dict[str, str]
+    answer: str
+    why: str  # why the right answer is right, shown when it is chosen
+    why_not: dict[str, str]
+
+    def __post_init__(self) -> None:
+        wrong = set(self.options) - {self.answer}
+        if self.answer not in self.options or set(self.why_not) != wrong:
+            raise ValueError(f"question {self.prompt[:40]!r}: the answer must be an option and every "
+                             f"wrong option needs an explanation (missing: {sorted(wrong - set(self.why_not))})")
+
+
+@dataclass(frozen=True)
+class Quiz:
+    """A lesson's questions, numbered from 1."""
+
+    title: str
+    questions: tuple[Question, ...]
+
+    def __init__(self, title: str, questions: list[Question]) -> None:
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "questions", tuple(questions))
+
+    def show(self) -> None:
+        """Print every question with its lettered options."""
+        print(f"{self.title} quiz — answer in a dict such as {{1: \"a\", 2: \"c\"}}, then run QUIZ.grade(...).")
+        for number, question in enumerate(self.questions, 1):
+            print(f"\n{number}. {question.prompt}")
+            for letter, text in question.options.items():
+                print(f"   {letter}) {text}")
+
+    def grade(self, answers: Mapping[int, str | None]) -> int:
+        """Print a verdict per question and return how many are right."""
+        right = 0
+        for number, question in enumerate(self.questions, 1):
+            given = answers.get(number) if isinstance(answers, Mapping) else None
+            given = given.strip().lower() if isinstance(given, str) else None
+            if not given:
+                print(f"○ {number}: not answered yet.")
+            elif given == question.answer:
+                right += 1
+                print(f"✓ {number}: right — {question.why}")
+            elif given in question.why_not:
+                print(f"✗ {number}: not {given} — {question.why_not[given]}")
+            else:
+                print(f"✗ {number}: {given!r} is not one of the options {', '.join(question.options)}.")
+        print(f"{right} of {len(self.questions)} right.")
+        return right
