@@ -1,6 +1,6 @@
 """The reference demo (lesson 09): seed memory, search showdown, conversation, hot swap, dump.
 
-Everything here is data from the mission plus ``make_agent``, the one-line way
+The demo's data is in ``demo_data.py`` (re-exported here); this file adds ``make_agent``, the one-line way
 to get a ready agent: offline rule-based model unless ``OPENAI_API_KEY`` or
 ``OPENAI_BASE_URL`` is set, offline embeddings, Aria's persona and the four
 tools. ``run_demo`` prints the whole demo readably; ``python -m aria_kit demo``
@@ -14,37 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from aria_kit.agent import AutonomousAgent
+# The data lives in a data-only module; re-exported here because the lessons import it from demo.
+from aria_kit.demo_data import CONVERSATION, DEMO_FACTS, HOT_SWAP_QUESTION, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import LLMProvider, MemoryBackend
 from aria_kit.persona import ARIA, AgentPersona
 from aria_kit.providers import default_provider
 from aria_kit.tools import WebSearchTool, default_tools
 
-DEMO_FACTS: list[tuple[str, str]] = [
-    ("Alice's favourite programming language is Rust.", "user_pref"),
-    ("Alice is working on a distributed key-value store called 'VelocityDB'.", "task"),
-    ("VelocityDB uses the Raft consensus algorithm for replication.", "fact"),
-    ("Alice has a meeting with the infrastructure team on Friday at 2 PM.", "calendar"),
-    ("The project deadline for VelocityDB v1.0 is March 31.", "task"),
-    ("Alice prefers concise answers without unnecessary preamble.", "user_pref"),
-    ("Order #4821 was placed by Alice for 32 GB of DDR5 RAM modules.", "order"),
-]
-
-SHOWDOWN_QUERIES: list[str] = [
-    "What consensus algorithm does VelocityDB use?",
-    "order 4821",
-    "Alice's language preference",
-]
-
-CONVERSATION: list[str] = [
-    "What is Alice's project, what is its deadline, and which algorithm does it rely on?",
-    "What are the details of order 4821?",
-    "There are 22 working days until March 31 at 6.5 hours a day — how many hours are left?",
-    "Alice switched VelocityDB's storage engine from LSM-tree to B-tree — remember this.",
-    "What storage engine decision did Alice make?",
-]
-
-HOT_SWAP_QUESTION = "Explain B-trees, and whether a B-tree suits Alice's project."
+__all__ = ["CONVERSATION", "DEMO_FACTS", "HOT_SWAP_QUESTION", "SHOWDOWN_QUERIES", "StorageWebSearch",
+           "make_agent", "run_demo", "seed_memory"]
 
 
 class StorageWebSearch(WebSearchTool):
@@ -57,11 +36,6 @@ class StorageWebSearch(WebSearchTool):
         "B-tree": "A B-tree keeps keys sorted in wide, shallow pages and updates them in place: reads and range "
         "scans take a few page reads, writes cost more than in an LSM-tree. Most relational databases use one.",
     }
-
-
-def seed_memory(memory: MemoryBackend) -> list[str]:
-    """Store the seven demo facts with their categories; return their ids."""
-    return memory.store_many([text for text, _ in DEMO_FACTS], [{"category": cat} for _, cat in DEMO_FACTS])
 
 
 def make_agent(

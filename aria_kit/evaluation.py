@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aria_kit.demo import DEMO_FACTS
+from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.fusion import reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder, MemoryBackend

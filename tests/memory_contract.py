@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from aria_kit.demo import DEMO_FACTS  # the seven facts of the reference demo, (text, category)
+from aria_kit.demo_data import DEMO_FACTS  # the seven facts of the reference demo, (text, category)
 from aria_kit.interfaces import Hit, MemoryBackend, MemoryRecord
 
 # Texts a careless backend mangles: emoji (incl. a ZWJ sequence), right-to-left scripts,

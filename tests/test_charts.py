@@ -25,7 +25,7 @@ from aria_kit.charts import (  # noqa: E402
     rank_table,
     score_rows,
 )
-from aria_kit.demo import SHOWDOWN_QUERIES, seed_memory  # noqa: E402
+from aria_kit.demo_data import SHOWDOWN_QUERIES, seed_memory  # noqa: E402
 from aria_kit.evaluation import EVAL_QUERIES, build_eval_memory, evaluate, rankings  # noqa: E402
 from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402

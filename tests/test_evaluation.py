@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from aria_kit.bm25 import BM25Index, tokenize
-from aria_kit.demo import DEMO_FACTS
+from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.evaluation import (
     EVAL_MEMORIES,
     EVAL_QUERIES,

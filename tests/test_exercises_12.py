@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from aria_kit.bm25 import BM25Index, tokenize
-from aria_kit.demo import DEMO_FACTS, seed_memory
+from aria_kit.demo_data import DEMO_FACTS, seed_memory
 from aria_kit.exercises import lesson12
 from aria_kit.memory_rules import memory_id
 from exercise_checks import unwritten, verdict

@@ -57,7 +57,7 @@ def _top_k_test(top_k_by_cosine: Callable[[np.ndarray, np.ndarray, int], list[in
     assert [int(i) for i in top_k_by_cosine(query, matrix, 40)] == [int(i) for i in np.argsort(-cosines)], (
         "with k larger than the number of rows, return every row, best first")
 
-    from aria_kit.demo import DEMO_FACTS
+    from aria_kit.demo_data import DEMO_FACTS
     from aria_kit.embeddings import default_embedder
 
     embedder = default_embedder()

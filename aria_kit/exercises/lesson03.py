@@ -37,7 +37,7 @@ def _idf_test(idf: Callable[[int, int], float]) -> None:
 
 
 def _bm25_term_test(bm25_term: Callable[..., float]) -> None:
-    from aria_kit.demo import DEMO_FACTS
+    from aria_kit.demo_data import DEMO_FACTS
 
     docs = [tokenize(text) for text, _ in DEMO_FACTS]
     index = BM25Index()
