@@ -22,8 +22,9 @@ _EXPORTS = {
     "MemoryBackend": "interfaces", "MemoryRecord": "interfaces", "Tool": "interfaces", "ToolCall": "interfaces",
     "reciprocal_rank_fusion": "fusion", "HybridMemory": "hybrid_memory",
     "ARIA": "persona", "AgentPersona": "persona",
-    "OpenAIProvider": "providers", "ProviderError": "providers", "default_provider": "providers",
-    "OfflineLLM": "offline", "ScriptedLLM": "scripted",
+    "OpenAIProvider": "openai_provider", "ProviderError": "openai_provider", "default_provider": "openai_provider",
+    "OfflineProvider": "offline", "ScriptedProvider": "scripted",
+    "OfflineLLM": "offline", "ScriptedLLM": "scripted",  # names before 0.2, kept as aliases
     "AutonomousAgent": "agent", "Step": "agent", "Turn": "agent",
     "make_agent": "demo",
 }

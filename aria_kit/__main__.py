@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from aria_kit.demo import make_agent, run_demo
-from aria_kit.providers import ProviderError
+from aria_kit.openai_provider import ProviderError
 
 
 def chat(memory_path: str) -> int:

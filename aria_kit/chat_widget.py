@@ -37,8 +37,7 @@ import ipywidgets as widgets
 
 from aria_kit.agent import AutonomousAgent, Turn
 from aria_kit.interfaces import LLMProvider, MemoryRecord
-from aria_kit.offline import OfflineLLM
-from aria_kit.providers import OPENAI_HOST, OpenAIProvider, ProviderError
+from aria_kit.openai_provider import ProviderError
 
 MEMORY_ROWS = 200  # newest memories listed in the panel; a persistent store may hold thousands
 HINT = "Your messages and the answers appear here. Click a ▸ Tools line to see what the agent did in that turn."
@@ -55,13 +54,7 @@ _STYLES = {  # role -> inline style of its bubble; jp-* variables follow Jupyter
 
 def describe_model(llm: LLMProvider) -> str:
     """Plain text saying which model answers and, when offline, how to switch to a real one."""
-    if isinstance(llm, OpenAIProvider):
-        where = "OpenAI" if llm.endpoint == OPENAI_HOST else "an OpenAI-compatible server"
-        return f"{llm.name} ({where})"
-    if isinstance(llm, OfflineLLM):
-        return (f"{llm.name}, offline. To chat with a real model, set OPENAI_API_KEY (or OPENAI_BASE_URL for "
-                "a local server such as Ollama) and rebuild the agent.")
-    return llm.name
+    return llm.describe()
 
 
 def _bubble(role: str, who: str, text: str) -> str:

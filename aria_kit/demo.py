@@ -19,7 +19,7 @@ from aria_kit.demo_data import CONVERSATION, DEMO_FACTS, HOT_SWAP_QUESTION, SHOW
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import LLMProvider, MemoryBackend
 from aria_kit.persona import ARIA, AgentPersona
-from aria_kit.providers import default_provider
+from aria_kit.openai_provider import default_provider
 from aria_kit.tools import WebSearchTool, default_tools
 
 __all__ = ["CONVERSATION", "DEMO_FACTS", "HOT_SWAP_QUESTION", "SHOWDOWN_QUERIES", "StorageWebSearch",

@@ -90,7 +90,7 @@ def default_embedder() -> Embedder:
 class OpenAIEmbedder(Embedder):
     """Embeddings from OpenAI (or an OpenAI-compatible server) through the ``openai`` SDK.
 
-    ``client`` is an ``openai.OpenAI``; without one, ``aria_kit.providers.make_client()``
+    ``client`` is an ``openai.OpenAI``; without one, ``aria_kit.openai_provider.make_client()``
     builds it from ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``. ``dim`` starts as the
     model's documented width (0 when unknown) and is updated to whatever width
     the server actually returns, since compatible servers and shortened models differ.
@@ -102,7 +102,7 @@ class OpenAIEmbedder(Embedder):
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         if client is None:
-            from aria_kit.providers import make_client  # imported here so this module never depends on it
+            from aria_kit.openai_provider import make_client  # imported here so this module never depends on it
 
             client = make_client()
         self.model = model
@@ -135,6 +135,6 @@ class OpenAIEmbedder(Embedder):
         try:
             return self._client.embeddings.create(model=self.model, input=batch)
         except openai.OpenAIError as exc:
-            from aria_kit.providers import translate_error
+            from aria_kit.openai_provider import translate_error
 
             raise translate_error(exc) from exc

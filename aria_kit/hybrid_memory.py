@@ -35,7 +35,7 @@ from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.embeddings import default_embedder, normalize
 from aria_kit.fusion import fused_scores, ranks
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
-from aria_kit.memory_rules import check_batch, check_text, memory_id, seq_of
+from aria_kit.memory_rules import check_batch, check_text, make_memory_id, seq_of
 from aria_kit.persistence import MemoryFile
 
 class HybridMemory(MemoryBackend):
@@ -76,10 +76,10 @@ class HybridMemory(MemoryBackend):
             first = len(self._records) + 1
             for offset, (text, metadata, vector) in enumerate(zip(texts, checked, vectors)):
                 self._append(first + offset, text, metadata, vector)
-            return [memory_id(first + offset) for offset in range(len(texts))]
+            return [make_memory_id(first + offset) for offset in range(len(texts))]
         seqs = self._file.insert(list(zip(texts, checked, vectors)))
         self._sync(force=True)
-        return [memory_id(seq) for seq in seqs]
+        return [make_memory_id(seq) for seq in seqs]
 
     def delete(self, memory_id: str) -> bool:
         """Forget one memory; return whether it existed. Its id is never handed out again."""
@@ -120,7 +120,7 @@ class HybridMemory(MemoryBackend):
             self._live = np.concatenate([self._live, np.zeros(capacity - len(self._live), dtype=bool)])
         self._matrix[row] = vector
         self._live[row] = True
-        self._records.append(MemoryRecord(memory_id(seq), text, metadata))
+        self._records.append(MemoryRecord(make_memory_id(seq), text, metadata))
         self._bm25.add(tokenize(text))
         self._count += 1
 

@@ -162,6 +162,10 @@ class LLMProvider(ABC):
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> AssistantMessage:
         """Send chat-completions ``messages`` (and tool schemas) and return the assistant's reply."""
 
+    def describe(self) -> str:
+        """One line for a person: which model answers (and, for a stand-in, how to use a real one)."""
+        return self.name
+
 
 class Tool(ABC):
     """Something the model may call. Subclasses set ``name`` and ``description`` and write ``run``.

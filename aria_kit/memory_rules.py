@@ -75,13 +75,13 @@ def check_batch(texts: Any, metadatas: Any) -> tuple[list[str], list[Metadata]]:
     return texts, [check_metadata(metadata) for metadata in metadatas]
 
 
-def memory_id(seq: int) -> str:
+def make_memory_id(seq: int) -> str:
     """The id of the ``seq``-th memory: ``mem_0001`` … ``mem_9999``, then ``mem_10000`` …"""
     return f"mem_{seq:04d}"
 
 
-def seq_of(memory_id_: str) -> int | None:
+def seq_of(memory_id: str) -> int | None:
     """The number in a well-formed id (``mem_0042`` → 42), else ``None``."""
-    match = _ID.fullmatch(memory_id_) if isinstance(memory_id_, str) else None
+    match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) else None
     seq = int(match.group(1)) if match else 0
-    return seq if seq > 0 and memory_id(seq) == memory_id_ else None  # "mem_00042" is not "mem_0042"
+    return seq if seq > 0 and make_memory_id(seq) == memory_id else None  # "mem_00042" is not "mem_0042"

@@ -1,4 +1,4 @@
-"""OfflineLLM: a deterministic, rule-based stand-in for a chat model (lessons 08–09).
+"""OfflineProvider: a deterministic, rule-based stand-in for a chat model (lessons 08–09).
 
 This is **not a language model**. It is a few dozen lines of regular
 expressions that speak the same tool-calling protocol as a real model, so every
@@ -99,10 +99,14 @@ def _relevant(hits: list[re.Match[str]], query: str) -> list[re.Match[str]]:
     return [h for h, w in kept if len(w) == best]  # the hits that match the question best, not every partial match
 
 
-class OfflineLLM(LLMProvider):
+class OfflineProvider(LLMProvider):
     """Rule-based, deterministic, offline. Speaks the tool-calling protocol; understands very little."""
 
     name = "offline rule-based stand-in (not a language model)"
+
+    def describe(self) -> str:
+        return (f"{self.name}, offline. To chat with a real model, set OPENAI_API_KEY (or OPENAI_BASE_URL for "
+                "a local server such as Ollama) and rebuild the agent.")
 
     def __init__(self) -> None:
         self._calls = 0
@@ -195,3 +199,6 @@ class OfflineLLM(LLMProvider):
         for phrase in re.findall(r'"([^"]+)"', rule.group(1)) if rule else ():
             text = re.sub(re.escape(phrase), "…", text, flags=re.I)
         return text
+
+
+OfflineLLM = OfflineProvider  # the name lessons used before 0.2; kept so old notebooks still run

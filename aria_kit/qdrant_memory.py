@@ -46,7 +46,7 @@ from typing import Any
 from aria_kit.bm25 import B, K1, tokenize
 from aria_kit.embeddings import default_embedder
 from aria_kit.memory_rules import check_batch, check_text, seq_of
-from aria_kit.memory_rules import memory_id as id_of
+from aria_kit.memory_rules import make_memory_id
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 
 try:
@@ -180,7 +180,7 @@ class QdrantMemory(MemoryBackend):
         vectors = [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text))}
                    for text, row in zip(texts, self.embedder.embed(texts))]
         payloads = [{"text": text, "metadata": metadata} for text, metadata in zip(texts, metadatas)]
-        return [id_of(number) for number in self._claim(vectors, payloads)]
+        return [make_memory_id(number) for number in self._claim(vectors, payloads)]
 
     def _claim(self, vectors: list[dict[str, Any]], payloads: list[dict[str, Any]]) -> list[int]:
         """Insert each point at the next free number; return the numbers, in input order.
@@ -197,7 +197,7 @@ class QdrantMemory(MemoryBackend):
             if taken:  # our counter is stale: another writer got there first
                 self._next_number = max(r.id for r in taken) + 1
                 continue
-            points = [models.PointStruct(id=n, vector=vectors[i], payload={"memory_id": id_of(n), **payloads[i],
+            points = [models.PointStruct(id=n, vector=vectors[i], payload={"memory_id": make_memory_id(n), **payloads[i],
                                                                            "writer": writer})
                       for n, i in batch.items()]
             self.client.upsert(self.collection, points, update_mode=models.UpdateMode.INSERT_ONLY)

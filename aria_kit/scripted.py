@@ -1,6 +1,6 @@
 """A strict scripted model: the agent loop's test double (lesson 08).
 
-``ScriptedLLM`` replays a queue of replies you write in advance — text answers,
+``ScriptedProvider`` replays a queue of replies you write in advance — text answers,
 tool calls, or exceptions to raise — and records every request it was sent.
 It is strict on purpose, like pydantic-ai's ``FunctionModel`` or openai-agents'
 ``ScriptedModel``: one call more than scripted fails loudly, and
@@ -45,7 +45,7 @@ def call_tools(*calls: tuple[str, dict[str, Any] | str]) -> AssistantMessage:
     )
 
 
-class ScriptedLLM(LLMProvider):
+class ScriptedProvider(LLMProvider):
     """Replies from a fixed script; fails loudly when the script and the agent disagree."""
 
     name = "scripted test double (replays prepared replies)"
@@ -60,7 +60,7 @@ class ScriptedLLM(LLMProvider):
         self.requests.append({"messages": copy.deepcopy(messages), "tools": copy.deepcopy(tools)})
         if not self._script:
             raise AssertionError(
-                f"ScriptedLLM ran out of replies: the agent made model call #{len(self.requests)}, "
+                f"ScriptedProvider ran out of replies: the agent made model call #{len(self.requests)}, "
                 f"but only {self.scripted} {'was' if self.scripted == 1 else 'were'} scripted."
             )
         step = self._script.popleft()
@@ -80,6 +80,9 @@ class ScriptedLLM(LLMProvider):
         """Fail if the agent stopped before consuming every scripted reply."""
         if self._script:
             raise AssertionError(
-                f"ScriptedLLM has {len(self._script)} unused replies of {self.scripted}: "
+                f"ScriptedProvider has {len(self._script)} unused replies of {self.scripted}: "
                 "the agent stopped earlier than the script expected."
             )
+
+
+ScriptedLLM = ScriptedProvider  # the name lessons used before 0.2; kept so old notebooks still run

@@ -5,8 +5,8 @@ import pytest
 from aria_kit.agent import AutonomousAgent
 from aria_kit.interfaces import AssistantMessage, Tool, ToolCall
 from aria_kit.persona import ARIA
-from aria_kit.providers import ProviderError
-from aria_kit.scripted import ScriptedLLM, call_tool, call_tools, say
+from aria_kit.openai_provider import ProviderError
+from aria_kit.scripted import ScriptedProvider, call_tool, call_tools, say
 from toy_memory import ToyMemory
 
 
@@ -30,7 +30,7 @@ class Broken(Tool):
 def make(script, tools=(Add(), Broken()), **kwargs):
     memory = ToyMemory()
     memory.store("Alice's favourite language is Rust.", {"category": "user_pref"})
-    llm = ScriptedLLM(script)
+    llm = ScriptedProvider(script)
     return AutonomousAgent(ARIA, llm, memory, tools, **kwargs), llm, memory
 
 

@@ -8,7 +8,7 @@ from aria_kit.agent import AutonomousAgent
 from aria_kit.interfaces import AssistantMessage, ToolCall
 from aria_kit.persona import ARIA
 from aria_kit.schemas import validate_arguments
-from aria_kit.scripted import ScriptedLLM, say
+from aria_kit.scripted import ScriptedProvider, say
 from aria_kit.tools import default_tools
 from toy_memory import ToyMemory
 
@@ -68,7 +68,7 @@ def test_random_tool_calls_never_break_the_loop(rounds):
     script = [AssistantMessage(tool_calls=tuple(ToolCall(f"c{r}_{i}", n, a) for i, (n, a) in enumerate(reply)))
               for r, reply in enumerate(rounds)]
     hits_limit = len(script) == MAX_ROUNDS
-    llm = ScriptedLLM(script if hits_limit else script + [say("done")])
+    llm = ScriptedProvider(script if hits_limit else script + [say("done")])
     memory = ToyMemory()
     tools = default_tools(memory)
     agent = AutonomousAgent(ARIA, llm, memory, tools, max_rounds=MAX_ROUNDS)

@@ -10,7 +10,7 @@ import pytest
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.persona import ARIA
-from aria_kit.providers import OpenAIProvider, ProviderError
+from aria_kit.openai_provider import OpenAIProvider, ProviderError
 from aria_kit.tools import default_tools
 from fake_openai_server import Reply, chat_reply, error_reply, fake_openai, tool_call  # noqa: F401
 from toy_memory import ToyMemory

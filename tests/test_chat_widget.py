@@ -14,10 +14,10 @@ import pytest
 from aria_kit.agent import AutonomousAgent
 from aria_kit.chat_widget import MEMORY_ROWS, ChatWidget, describe_model
 from aria_kit.exercises.lesson11 import Rendered  # reads markup the way a browser does
-from aria_kit.offline import OfflineLLM
+from aria_kit.offline import OfflineProvider
 from aria_kit.persona import ARIA
-from aria_kit.providers import OpenAIProvider, ProviderError
-from aria_kit.scripted import ScriptedLLM, call_tool, call_tools, say
+from aria_kit.openai_provider import OpenAIProvider, ProviderError
+from aria_kit.scripted import ScriptedProvider, call_tool, call_tools, say
 from aria_kit.tools import MemorySearchTool, MemoryStoreTool
 from toy_memory import ToyMemory
 
@@ -27,7 +27,7 @@ OUR_TAGS = {"div", "b", "i", "p", "code", "pre", "details", "summary", "table", 
 
 def make_chat(script, memory=None):
     memory = memory if memory is not None else ToyMemory()
-    llm = ScriptedLLM(script)
+    llm = ScriptedProvider(script)
     agent = AutonomousAgent(ARIA, llm, memory, [MemoryStoreTool(memory), MemorySearchTool(memory)])
     return ChatWidget(agent), llm, memory
 
@@ -157,7 +157,7 @@ def test_controls_are_disabled_and_status_says_working_while_a_turn_runs():
                     status=Rendered(chat.status.value).text, busy="aria-busy" in chat.view._dom_classes)
         return say("Done.")
 
-    chat.agent.llm = ScriptedLLM([reply])
+    chat.agent.llm = ScriptedProvider([reply])
     chat.send("Work")
     assert seen == {"input": True, "send": True, "clear": True, "status": "Aria is working…", "busy": True}
     assert not (chat.input.disabled or chat.send_button.disabled or chat.clear_button.disabled)
@@ -202,7 +202,7 @@ def test_a_bug_is_shown_then_raised_and_the_widget_stays_usable():
 
 
 def test_model_line_says_offline_and_how_to_switch_to_a_real_model():
-    chat = ChatWidget(AutonomousAgent(ARIA, OfflineLLM(), ToyMemory()))
+    chat = ChatWidget(AutonomousAgent(ARIA, OfflineProvider(), ToyMemory()))
     line = Rendered(chat.model_line.value).text
     assert line.startswith("Model: offline rule-based stand-in")
     assert "OPENAI_API_KEY" in line and "OPENAI_BASE_URL" in line

@@ -138,7 +138,7 @@ def test_openai_embedder_knows_documented_widths_and_sends_nothing_for_no_texts(
 
 
 def test_openai_embedder_turns_sdk_errors_into_provider_errors() -> None:
-    providers = pytest.importorskip("aria_kit.providers")
+    providers = pytest.importorskip("aria_kit.openai_provider")
     error = openai.APIConnectionError(request=None)  # type: ignore[arg-type]
     with pytest.raises(providers.ProviderError):
         OpenAIEmbedder(client=FakeEmbeddingsClient(error=error)).embed(["hello"])

@@ -200,9 +200,9 @@ def test_mini_loop_check_rejects_loops_that_miss_a_part_of_the_protocol(wrong, c
 
 
 def test_worked_mini_loop_matches_the_agent_on_a_bad_call_then_a_fix():
-    from aria_kit.scripted import ScriptedLLM
+    from aria_kit.scripted import ScriptedProvider
 
-    llm = ScriptedLLM([call_tool("calculator", {"expr": "2 + 2"}), call_tool("calculator", {"expression": "2 + 2"}),
+    llm = ScriptedProvider([call_tool("calculator", {"expr": "2 + 2"}), call_tool("calculator", {"expression": "2 + 2"}),
                        say("4")])
     assert mini_loop(llm, {"calculator": CalculatorTool()}, "2 + 2?") == "4"
     first_result = llm.requests[1]["messages"][-1]["content"]

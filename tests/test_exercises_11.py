@@ -20,7 +20,7 @@ from aria_kit.chat_widget import ChatWidget
 from aria_kit.exercises import lesson11
 from aria_kit.interfaces import MemoryRecord
 from aria_kit.persona import ARIA
-from aria_kit.scripted import ScriptedLLM
+from aria_kit.scripted import ScriptedProvider
 from exercise_checks import unwritten, verdict
 from aria_kit.solutions.lesson11 import render_memory, render_panel
 from toy_memory import ToyMemory
@@ -122,7 +122,7 @@ HOSTILE = [
 def test_worked_render_memory_shows_what_the_chat_widgets_panel_shows(record):
     memory = ToyMemory()
     stored = memory.get(memory.store(record.text, dict(record.metadata)))
-    chat = ChatWidget(AutonomousAgent(ARIA, ScriptedLLM([]), memory))
+    chat = ChatWidget(AutonomousAgent(ARIA, ScriptedProvider([]), memory))
     widget_cells = Cells(chat.memory_panel.value, cells_only=True).values
     assert widget_cells == [stored.id, record.category, record.text]
     assert Cells(render_memory(stored), cells_only=False).values == widget_cells

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.demo_data import DEMO_FACTS, seed_memory
 from aria_kit.exercises import lesson12
-from aria_kit.memory_rules import memory_id
+from aria_kit.memory_rules import make_memory_id
 from exercise_checks import unwritten, verdict
 from aria_kit.solutions.lesson12 import bm25_weight, to_point_id
 
@@ -76,7 +76,7 @@ def test_point_id_check_rejects_a_plausible_mistake(wrong, capsys):
 
 @given(st.integers(min_value=1, max_value=10**7))
 def test_to_point_id_reads_back_every_id_the_kit_writes(number):
-    assert to_point_id(memory_id(number)) == number
+    assert to_point_id(make_memory_id(number)) == number
 
 
 @needs_qdrant

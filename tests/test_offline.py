@@ -5,7 +5,7 @@ import json
 import pytest
 
 from aria_kit.agent import AutonomousAgent
-from aria_kit.offline import OfflineLLM
+from aria_kit.offline import OfflineProvider
 from aria_kit.persona import ARIA, AgentPersona
 from aria_kit.tools import default_tools
 from toy_memory import ToyMemory
@@ -15,7 +15,7 @@ SCHEMAS = [{"type": "function", "function": {"name": n, "parameters": {}}}
 
 
 def plan(message):
-    reply = OfflineLLM().complete([{"role": "system", "content": ARIA.system_prompt()}, {"role": "user", "content": message}], SCHEMAS)
+    reply = OfflineProvider().complete([{"role": "system", "content": ARIA.system_prompt()}, {"role": "user", "content": message}], SCHEMAS)
     return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
 
 
@@ -74,7 +74,7 @@ def make_agent(persona=ARIA):
     memory = ToyMemory()
     for fact in ["Bob lives in Lisbon.", "Bob's cat is called Miso.", "The invoice total is 120 euros."]:
         memory.store(fact, {"category": "fact"})
-    return AutonomousAgent(persona, OfflineLLM(), memory, default_tools(memory)), memory
+    return AutonomousAgent(persona, OfflineProvider(), memory, default_tools(memory)), memory
 
 
 def test_answers_quote_the_ids_of_relevant_hits_only():
@@ -112,7 +112,7 @@ def test_forbidden_phrases_from_the_system_prompt_are_never_said():
 def test_without_tools_it_answers_from_the_recalled_context():
     memory = ToyMemory()
     memory.store("Bob lives in Lisbon.")
-    agent = AutonomousAgent(ARIA, OfflineLLM(), memory, [])
+    agent = AutonomousAgent(ARIA, OfflineProvider(), memory, [])
     assert agent.chat("where does Bob live") == "No tools are available; recalled memories: [mem_0001] (general) Bob lives in Lisbon."
 
 

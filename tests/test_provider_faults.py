@@ -21,7 +21,7 @@ import traceback
 import pytest
 from fake_openai_server import FakeOpenAIServer, Reply, chat_reply, error_reply, fake_openai  # noqa: F401
 
-from aria_kit.providers import OpenAIProvider, ProviderError, translate_error
+from aria_kit.openai_provider import OpenAIProvider, ProviderError, translate_error
 
 FAKE_KEY = "sk-test-SECRET1234567890abcdef"
 MESSAGES = [{"role": "user", "content": "What is VelocityDB?"}]

@@ -14,7 +14,7 @@ import pytest
 from fake_openai_server import FakeOpenAIServer, chat_reply, embeddings_reply, fake_openai, tool_call  # noqa: F401
 
 from aria_kit.interfaces import AssistantMessage, Tool, ToolCall
-from aria_kit.providers import OpenAIProvider, ProviderError, default_provider, make_client
+from aria_kit.openai_provider import OpenAIProvider, ProviderError, default_provider, make_client
 
 FAKE_KEY = "sk-test-SECRET1234567890abcdef"
 MESSAGES = [{"role": "system", "content": "You are Aria."}, {"role": "user", "content": "What is 6 * 7?"}]
@@ -218,7 +218,7 @@ def test_make_client_reads_key_and_settings(monkeypatch) -> None:
 def test_default_provider_is_offline_without_key(monkeypatch, capsys) -> None:
     offline = pytest.importorskip("aria_kit.offline")
     provider = default_provider()
-    assert isinstance(provider, offline.OfflineLLM)
+    assert isinstance(provider, offline.OfflineProvider)
     printed = capsys.readouterr().out.splitlines()
     assert printed == ["No OPENAI_API_KEY set — running offline with the rule-based stand-in (not a language model). "
                        "Set OPENAI_API_KEY to use gpt-4o-mini."]

@@ -3,7 +3,7 @@
 ``check_two_step_script(two_step_script)`` plays the learner's script through
 the real ``AutonomousAgent`` (with an empty memory, so nothing is recalled) and
 checks the trace. ``check_mini_loop(mini_loop)`` drives the learner's own loop
-with strict ``ScriptedLLM`` scripts and checks what the model was sent each
+with strict ``ScriptedProvider`` scripts and checks what the model was sent each
 round: the tool results, the error messages for bad calls, and the round limit.
 Neither needs a network or a language model.
 """
@@ -19,7 +19,7 @@ from aria_kit.exercises import check
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Tool
 from aria_kit.persona import ARIA
-from aria_kit.scripted import ScriptedLLM, call_tool, say
+from aria_kit.scripted import ScriptedProvider, call_tool, say
 from aria_kit.tools import default_tools
 
 SOLUTION = "lesson08"
@@ -30,7 +30,7 @@ MiniLoop = Callable[..., str]
 
 def _two_step_test(two_step_script: Callable[[], list[Any]]) -> None:
     script = two_step_script()
-    llm = ScriptedLLM(script)
+    llm = ScriptedProvider(script)
     memory = HybridMemory()
     agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory))
     answer = agent.chat(QUESTION)  # a script that runs out raises AssertionError saying so
@@ -48,7 +48,7 @@ def _two_step_test(two_step_script: Callable[[], list[Any]]) -> None:
 def _mini_loop_test(mini_loop: MiniLoop) -> None:
     tools: dict[str, Tool] = {"calculator": CalculatorTool()}
 
-    direct = ScriptedLLM([say("Hello!")])
+    direct = ScriptedProvider([say("Hello!")])
     answer = mini_loop(direct, tools, "Hi")
     assert answer == "Hello!", f"when the model answers in text, return that text; got {answer!r}"
     first = direct.requests[0]
@@ -57,7 +57,7 @@ def _mini_loop_test(mini_loop: MiniLoop) -> None:
     assert [t["function"]["name"] for t in first["tools"] or []] == ["calculator"], (
         "send every tool's schema with each request: tools=[tool.schema() for tool in tools.values()]")
 
-    two_step = ScriptedLLM([call_tool("calculator", {"expression": "12 * 12"}), say("12 * 12 = 144")])
+    two_step = ScriptedProvider([call_tool("calculator", {"expression": "12 * 12"}), say("12 * 12 = 144")])
     answer = mini_loop(two_step, tools, QUESTION)
     assert answer == "12 * 12 = 144", f"the answer should be the model's final text, got {answer!r}"
     second = _messages(two_step, 2)
@@ -71,19 +71,19 @@ def _mini_loop_test(mini_loop: MiniLoop) -> None:
     _expect_error(mini_loop, tools, call_tool("teleport", {"to": "Mars"}), "an unknown tool")
     _expect_error(mini_loop, tools, call_tool("calculator", '{"expression": 12 * 12}'), "arguments that are not JSON")
 
-    stuck = ScriptedLLM([call_tool("calculator", {"expression": "1 + 1"})] * 5)
+    stuck = ScriptedProvider([call_tool("calculator", {"expression": "1 + 1"})] * 5)
     answer = mini_loop(stuck, tools, "Loop forever", max_rounds=3)
     assert len(stuck.requests) == 3, f"with max_rounds=3 the model should be called 3 times, not {len(stuck.requests)}"
     assert "round limit" in answer.lower(), f"after the last round, say the round limit was reached; got {answer!r}"
 
 
-def _messages(llm: ScriptedLLM, request: int) -> list[dict[str, Any]]:
+def _messages(llm: ScriptedProvider, request: int) -> list[dict[str, Any]]:
     assert len(llm.requests) >= request, f"the model was called {len(llm.requests)} times; expected at least {request}"
     return llm.requests[request - 1]["messages"]
 
 
 def _expect_error(mini_loop: MiniLoop, tools: dict[str, Tool], bad_reply: Any, what: str) -> None:
-    llm = ScriptedLLM([bad_reply, say("Sorry, let me fix that.")])
+    llm = ScriptedProvider([bad_reply, say("Sorry, let me fix that.")])
     mini_loop(llm, tools, "Try something odd")
     last = _messages(llm, 2)[-1]
     assert last.get("role") == "tool" and str(last.get("content", "")).startswith("Error"), (

@@ -17,7 +17,7 @@ from aria_kit.demo import DEMO_FACTS, make_agent
 from aria_kit.exercises import check
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend, Tool
-from aria_kit.offline import OfflineLLM
+from aria_kit.offline import OfflineProvider
 
 SOLUTION = "lesson09"
 
@@ -33,7 +33,7 @@ def _glossary_test(glossary_web_search: Callable[[], Tool]) -> None:
     bm25 = tool.invoke('{"query": "BM25"}')
     assert not bm25.startswith("No results"), "the old topics are gone: extend WebSearchTool.KNOWLEDGE, don't replace it"
 
-    agent = make_agent(memory=HybridMemory(), llm=OfflineLLM(), verbose=False)
+    agent = make_agent(memory=HybridMemory(), llm=OfflineProvider(), verbose=False)
     agent.register_tool(tool)
     assert agent.tools["web_search"] is tool, "register_tool should have swapped in your tool"
     answer = agent.chat("Explain Raft")

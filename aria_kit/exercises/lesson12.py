@@ -1,7 +1,7 @@
 """Exercise checks for lesson 12 (memory on Qdrant): point ids, and BM25 weights with a fixed AVGDL.
 
 ``check_to_point_id(to_point_id)`` compares the learner's ``to_point_id`` with
-the kit's own id format, ``hybrid_memory.memory_id``: every id it writes must
+the kit's own id format, ``memory_rules.make_memory_id``: every id it writes must
 come back as its number, and strings it never writes (``mem_42``,
 ``mem_00042``, ``mem_0000``, other spellings, non-strings) must give ``None``.
 ``check_bm25_weight(bm25_weight)`` compares ``bm25_weight(tf, doc_len, avgdl)``
@@ -18,7 +18,7 @@ from typing import Any
 
 from aria_kit.bm25 import BM25Index
 from aria_kit.exercises import check
-from aria_kit.memory_rules import memory_id
+from aria_kit.memory_rules import make_memory_id
 
 SOLUTION = "lesson12"
 
@@ -33,7 +33,7 @@ WEIGHT_CASES = [(1, 10, 70, 7), (1, 6, 70, 7), (2, 13, 70, 7), (1, 13, 68, 7), (
 
 def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
     for number in NUMBERS:
-        text = memory_id(number)
+        text = make_memory_id(number)
         got = to_point_id(text)  # a stub raises NotImplementedError here: "not done yet"
         assert type(got) is int, (
             f"to_point_id({text!r}) returned {got!r} ({type(got).__name__}); return the number as an int, "
@@ -47,7 +47,7 @@ def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
                                  "that is not a memory id") from exc
         assert got is None, (
             f"to_point_id({text!r}) returned {got!r}; expected None: the kit never writes this id "
-            "(it writes mem_ + at least 4 digits, exactly as memory_id(n) does, and numbers start at 1)")
+            "(it writes mem_ + at least 4 digits, exactly as make_memory_id(n) does, and numbers start at 1)")
 
 
 def _corpus(tf: int, doc_len: int, total: int, documents: int) -> BM25Index:

@@ -211,6 +211,10 @@ class OpenAIProvider(LLMProvider):
     def __repr__(self) -> str:
         return f"<OpenAIProvider {self.name}>"
 
+    def describe(self) -> str:
+        where = "OpenAI" if self.endpoint == OPENAI_HOST else "an OpenAI-compatible server"
+        return f"{self.name} ({where})"
+
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> AssistantMessage:
         """Send the conversation (and tool schemas, if any) and return the first choice, normalised."""
         request: dict[str, Any] = {"model": self.model, "messages": messages}
@@ -270,9 +274,9 @@ def default_provider(verbose: bool = True) -> LLMProvider:
         provider: LLMProvider = OpenAIProvider()
         message = f"Using {provider.name} ({' and '.join(configured)} {'is' if len(configured) == 1 else 'are'} set)."
     else:
-        from aria_kit.offline import OfflineLLM  # imported lazily: only the offline path needs it
+        from aria_kit.offline import OfflineProvider  # imported lazily: only the offline path needs it
 
-        provider = OfflineLLM()
+        provider = OfflineProvider()
         model = os.environ.get("OPENAI_MODEL") or DEFAULT_MODEL
         message = ("No OPENAI_API_KEY set — running offline with the rule-based stand-in (not a language model). "
                    f"Set OPENAI_API_KEY to use {model}.")
