@@ -15,28 +15,38 @@ of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected;
 right-to-left scripts, combining marks and NUL are stored as given. Metadata
 is a dict of str keys to JSON scalars.
 
-Memory ``i`` lives in row ``i − 1`` of the matrix and slot ``i − 1`` of the BM25
-index, and a deleted memory leaves an empty row, so an id finds its row
-without a lookup table and a reopened file rebuilds the very same layout
-(and bit-identical scores). With ``path=`` every change is
-committed to SQLite (``persistence.py``) before the call returns, and what
-other processes commit is picked up before each read. Not thread-safe: use one
-instance per thread (they may share a file).
+Memories live in rows in the order of their ids: row ``r`` holds the
+memory numbered ``seqs[r]`` (ascending), so an id finds its row by binary
+search, and a file whose numbers have gaps (deletes, or a hand-edited seq of
+ten million) costs only the rows it really holds. A deleted memory's row is
+marked dead and skipped by search; once dead rows outnumber live ones they
+are compacted away (order kept, so ranks and scores do not change).
+``search`` ranks exactly, as if it sorted every memory both ways, but sorts
+only the heads of both rankings (``exact_top_k.py``, lesson 13). Bulk stores
+of thousands of memories show a progress bar in a terminal or notebook.
+With ``path=`` every change is committed to SQLite (``persistence.py``) before
+the call returns, and what other processes commit is picked up before each
+read. Not thread-safe: use one instance per thread (they may share a file).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.embeddings import default_embedder, normalize
-from aria_kit.fusion import fused_scores, ranks
+from aria_kit.exact_top_k import rrf_contenders
+from aria_kit.fusion import fused_scores
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 from aria_kit.memory_rules import check_batch, check_text, make_memory_id, seq_of
 from aria_kit.persistence import MemoryFile
+
+BATCH = 10_000  # memories embedded and indexed per step of a bulk store or load
+PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when someone can see it)
+
 
 class HybridMemory(MemoryBackend):
     """Vector + BM25 memory fused by RRF, in process or backed by an SQLite file at ``path``."""
@@ -53,11 +63,15 @@ class HybridMemory(MemoryBackend):
         self._sync()
 
     def _reset(self) -> None:
-        self._matrix = np.zeros((16, self.dim), dtype=np.float32)  # row = seq - 1; grows by doubling
-        self._live = np.zeros(16, dtype=bool)
-        self._records: list[MemoryRecord | None] = []  # row -> record; None for deleted memories
+        self._matrix = np.zeros((16, self.dim), dtype=np.float32)  # one unit vector per row; grows by doubling
+        self._seqs = np.zeros(16, dtype=np.int64)  # row -> the memory's number, ascending
+        self._live = np.zeros(16, dtype=bool)  # row -> holds a memory (False once deleted, until compacted)
+        self._texts: list[str | None] = []  # row -> text (None once deleted)
+        self._metadata: list[Metadata | None] = []
+        self._rows = 0  # rows in use, live or dead
+        self._count = 0  # live rows
+        self._last_seq = 0  # the highest memory number this copy has seen
         self._bm25 = BM25Index()  # slot = row
-        self._count = 0
         self._deletes_seen: int | None = None  # the file's delete counter when we last loaded
 
     # ------------------------------------------------------------ writing
@@ -67,16 +81,21 @@ class HybridMemory(MemoryBackend):
         return self.store_many([text], [metadata])[0]
 
     def store_many(self, texts: Sequence[str], metadatas: Sequence[Metadata | None] | None = None) -> list[str]:
-        """Store a batch with one embedding call (and one transaction); return the new ids in order."""
+        """Store a batch with one transaction; return the new ids in order. Nothing is stored if any text fails.
+
+        Texts are embedded in steps of ``BATCH`` (a progress bar shows from ``PROGRESS_FROM`` texts), all of
+        them before the first is stored, so an embedder that fails halfway leaves the memory as it was.
+        """
         texts, checked = check_batch(texts, metadatas)
         if not texts:
             return []
-        vectors = self._embed(texts)
+        vectors = np.concatenate([self._embed(texts[start:stop]) for start, stop in _steps(len(texts), "embedding")])
         if self._file is None:
-            first = len(self._records) + 1
-            for offset, (text, metadata, vector) in enumerate(zip(texts, checked, vectors)):
-                self._append(first + offset, text, metadata, vector)
-            return [make_memory_id(first + offset) for offset in range(len(texts))]
+            first = self._last_seq + 1
+            for start, stop in _steps(len(texts), "indexing"):
+                self._append(range(first + start, first + stop), texts[start:stop], checked[start:stop],
+                             vectors[start:stop])
+            return [make_memory_id(seq) for seq in range(first, first + len(texts))]
         seqs = self._file.insert(list(zip(texts, checked, vectors)))
         self._sync(force=True)
         return [make_memory_id(seq) for seq in seqs]
@@ -87,14 +106,14 @@ class HybridMemory(MemoryBackend):
         if seq is None:
             return False
         self._sync()
-        loaded = seq <= len(self._records) and self._records[seq - 1] is not None
+        row = self._row_of(seq)
         if self._file is None:
-            if loaded:
-                self._remove(seq - 1)
-            return loaded
+            if row is not None:
+                self._remove(row)
+            return row is not None
         existed, deletes_before = self._file.delete(seq)
-        if existed and loaded and deletes_before == self._deletes_seen:
-            self._remove(seq - 1)
+        if existed and row is not None and deletes_before == self._deletes_seen:
+            self._remove(row)
             self._deletes_seen = deletes_before + 1
         else:  # someone else changed the file meanwhile: reload rather than guess
             self._sync(force=True)
@@ -109,37 +128,57 @@ class HybridMemory(MemoryBackend):
             raise ValueError(f"embedder {self.embedder.name!r} returned NaN or infinite values")
         return normalize(vectors)  # embedders promise unit rows; a custom one that forgets still works
 
-    def _append(self, seq: int, text: str, metadata: Metadata, vector: np.ndarray) -> None:
-        row = seq - 1
-        while len(self._records) < row:  # a memory deleted before this copy saw it: its row stays empty
-            self._records.append(None)
-            self._bm25.remove(self._bm25.add(()))
-        if row >= len(self._matrix):
-            capacity = max(2 * len(self._matrix), row + 1)
-            self._matrix = np.concatenate([self._matrix, np.zeros((capacity - len(self._matrix), self.dim), np.float32)])
-            self._live = np.concatenate([self._live, np.zeros(capacity - len(self._live), dtype=bool)])
-        self._matrix[row] = vector
-        self._live[row] = True
-        self._records.append(MemoryRecord(make_memory_id(seq), text, metadata))
-        self._bm25.add(tokenize(text))
-        self._count += 1
+    def _append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray) -> None:
+        """Put memories (numbered above every row held, ascending) into the next rows."""
+        start, stop = self._rows, self._rows + len(texts)
+        if stop > len(self._matrix):
+            capacity = max(2 * len(self._matrix), stop)
+            self._matrix = _resized(self._matrix, capacity)
+            self._seqs, self._live = _resized(self._seqs, capacity), _resized(self._live, capacity)
+        self._matrix[start:stop] = vectors
+        self._seqs[start:stop] = seqs
+        self._live[start:stop] = True
+        self._texts.extend(texts)
+        self._metadata.extend(metadata)
+        self._bm25.add_many([tokenize(text) for text in texts])
+        self._rows, self._count, self._last_seq = stop, self._count + len(texts), int(seqs[-1])
 
     def _remove(self, row: int) -> None:
-        self._records[row] = None
-        self._matrix[row] = 0.0
+        self._texts[row] = self._metadata[row] = None
         self._live[row] = False
         self._bm25.remove(row)
         self._count -= 1
+        if self._rows - self._count > self._count:  # more dead rows than live ones: reclaim them
+            self._compact()
+
+    def _compact(self) -> None:
+        """Drop dead rows, keeping the order (and so every rank); the matrix shrinks to fit. O(rows), amortised
+        over the deletes that made half the rows dead."""
+        kept = np.flatnonzero(self._live[: self._rows])
+        capacity = max(16, 2 * len(kept))
+        self._matrix = _resized(self._matrix[kept], capacity)
+        self._seqs, self._live = _resized(self._seqs[kept], capacity), _resized(self._live[kept], capacity)
+        self._texts = [self._texts[row] for row in kept]
+        self._metadata = [self._metadata[row] for row in kept]
+        self._bm25.compact()
+        self._rows = len(kept)
+
+    def _row_of(self, seq: int) -> int | None:
+        """The row of live memory number ``seq``, by binary search over the ascending numbers; else None."""
+        row = int(np.searchsorted(self._seqs[: self._rows], seq))
+        return row if row < self._rows and self._seqs[row] == seq and self._live[row] else None
 
     def _sync(self, force: bool = False) -> None:
         """Load what other processes committed to the file (everything, if anything was deleted)."""
         if self._file is None or not (self._file.changed() or force):
             return
-        reload, rows, deletes = self._file.read_changes(len(self._records), self._deletes_seen)
+        reload, rows, deletes = self._file.read_changes(self._last_seq, self._deletes_seen)
         if reload:
             self._reset()
-        for row in rows:
-            self._append(row.seq, row.text, row.metadata, row.vector)
+        for start, stop in _steps(len(rows), "loading memories"):
+            batch = rows[start:stop]
+            self._append([row.seq for row in batch], [row.text for row in batch], [row.metadata for row in batch],
+                         np.stack([row.vector for row in batch]))
         self._deletes_seen = deletes
 
     # ------------------------------------------------------------ reading
@@ -152,32 +191,34 @@ class HybridMemory(MemoryBackend):
         self._sync()
         if not self._count:
             return []
-        rows = np.flatnonzero(self._live[: len(self._records)])
-        # The matrix-vector product via einsum, not `@`: BLAS hands a product this size to worker threads,
-        # and on a busy shared machine (Binder) waking them takes milliseconds, far longer than the sum.
-        cosine = np.einsum("ij,j->i", self._matrix[: len(self._records)], self._embed([query])[0])[rows]
-        bm25 = self._bm25.scores(tokenize(query))[rows]
-        vector_rank, keyword_rank = ranks(cosine), ranks(bm25, np.flatnonzero(bm25 > 0))
+        excluded = ~self._live[: self._rows]  # the one place that says which rows a search must skip
+        # Cosine of every row: one matrix-vector product (rows are unit vectors). Via einsum, not `@`: BLAS hands
+        # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
+        cosine = np.einsum("ij,j->i", self._matrix[: self._rows], self._embed([query])[0])
+        bm25 = self._bm25.scores(tokenize(query))  # one score per row; 0 = no query word in it
+        cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
+        # Only rows that can still reach the top_k, each with the exact ranks a full sort would give it.
+        rows, vector_rank, keyword_rank = rrf_contenders(cosine, bm25, top_k, self.rrf_k)
         fused = fused_scores([vector_rank, keyword_rank], self.rrf_k)
-        # Sort only the contenders: scores at or above the top_k-th best (ties at the cut included).
-        cut = np.partition(fused, len(fused) - top_k)[len(fused) - top_k] if top_k < len(fused) else -np.inf
-        best = np.flatnonzero(fused >= cut)
-        order = best[np.lexsort((vector_rank[best], -fused[best]))][:top_k]  # by fused score, then vector rank
-        records = [self._records[rows[i]] for i in order]
-        return [Hit(r.id, r.text, dict(r.metadata), float(fused[i]), float(cosine[i]), float(bm25[i]),
-                    int(vector_rank[i]), int(keyword_rank[i]) or None) for r, i in zip(records, order)]
+        order = np.lexsort((vector_rank, -fused))[:top_k]  # by fused score, then by vector rank
+        return [Hit(make_memory_id(int(self._seqs[rows[i]])), self._texts[rows[i]], dict(self._metadata[rows[i]]),
+                    float(fused[i]), float(cosine[rows[i]]), float(bm25[rows[i]]), int(vector_rank[i]),
+                    int(keyword_rank[i]) or None) for i in order]
 
     def list_all(self) -> list[MemoryRecord]:
         """Every stored memory, oldest first."""
         self._sync()
-        return [MemoryRecord(r.id, r.text, dict(r.metadata)) for r in self._records if r is not None]
+        return [self._record(row) for row in np.flatnonzero(self._live[: self._rows])]
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         """The memory with this id, or ``None``."""
         seq = seq_of(memory_id)
         self._sync()
-        record = self._records[seq - 1] if seq is not None and seq <= len(self._records) else None
-        return MemoryRecord(record.id, record.text, dict(record.metadata)) if record is not None else None
+        row = self._row_of(seq) if seq is not None else None
+        return self._record(row) if row is not None else None
+
+    def _record(self, row: int) -> MemoryRecord:
+        return MemoryRecord(make_memory_id(int(self._seqs[row])), self._texts[row], dict(self._metadata[row]))
 
     def __len__(self) -> int:
         self._sync()
@@ -197,3 +238,28 @@ class HybridMemory(MemoryBackend):
     def __repr__(self) -> str:
         where = f", path={str(self._file.path)!r}" if self._file is not None else ""
         return f"<HybridMemory {self._count} memories, embedder={self.embedder.name!r}{where}>"
+
+
+def _resized(array: np.ndarray, rows: int) -> np.ndarray:
+    """A copy of ``array`` with ``rows`` rows: its own first, zeros after."""
+    bigger = np.zeros((rows, *array.shape[1:]), dtype=array.dtype)
+    bigger[: len(array)] = array
+    return bigger
+
+
+def _steps(count: int, what: str) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` steps of ``BATCH`` over ``count`` items, with a progress bar for big jobs.
+
+    tqdm's auto mode draws a widget in a notebook and text in a terminal; ``disable=None`` turns it off
+    when stderr is not a terminal (CI, pipes, nbval).
+    """
+    steps = [(start, min(start + BATCH, count)) for start in range(0, count, BATCH)]
+    if count < PROGRESS_FROM:
+        yield from steps
+        return
+    from tqdm.auto import tqdm  # only now: importing it loads ipywidgets in a notebook
+
+    with tqdm(total=count, desc=what, unit=" memories", disable=None) as bar:
+        for start, stop in steps:
+            yield start, stop
+            bar.update(stop - start)

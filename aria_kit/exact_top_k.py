@@ -1,0 +1,93 @@
+"""Exact top-k for hybrid search without sorting every memory (used in lesson 04, explained in lesson 13).
+
+Ranking every memory by cosine and by BM25 costs two full sorts, O(N log N):
+at 100,000 memories that is most of a search. But a search returns 3 hits,
+and RRF only needs the ranks of memories that could be among them. So:
+
+1. Take the ``depth`` best rows of each ranking (``np.partition`` finds the
+   cut in O(N); only those rows are sorted). Their ranks are exact, because
+   every row left out scores lower than every row taken.
+2. A row below a head ranks at least ``len(head) + 1`` there, which bounds its
+   fused score from above; the known ranks bound it from below. Rows whose
+   best case cannot reach the k-th best worst case are dropped; the few that
+   remain with an unknown rank get it counted exactly (one O(N) pass each).
+3. Rows outside both heads score at most ``1/(k + |head| + 1)`` per ranking;
+   if the k-th best row beats that strictly, nothing outside can reach the
+   top k. Otherwise dig four times deeper and repeat.
+
+The result is what full sorts give, to the bit (``tests/test_ranking_equality.py``
+checks it against a frozen copy of the full-sort code). This module knows
+nothing about memories: it sees two score arrays, one entry per row, where an
+excluded row has cosine ``-inf`` and BM25 0 (no keyword evidence, no keyword rank).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aria_kit.fusion import fused_scores
+
+HEAD_DEPTH = 1024  # rows sorted per ranking: deep enough that a search almost never counts a rank
+
+
+def ranked_head(scores: np.ndarray, depth: int, floor: float) -> tuple[np.ndarray, int]:
+    """The rows scoring above ``floor`` and among the ``depth`` best, best first (ties: lower row first).
+
+    Also returns how many rows score above ``floor`` at all. Rows tied with the
+    ``depth``-th best are all included, so position + 1 is each row's exact rank.
+    """
+    if depth < len(scores):
+        # np.partition puts the depth-th largest score at this position in O(N), without sorting the rest.
+        cut = np.partition(scores, len(scores) - depth)[len(scores) - depth]
+        rows = np.flatnonzero((scores >= cut) & (scores > floor))
+    else:
+        rows = np.flatnonzero(scores > floor)
+    # lexsort sorts by its last key first: best score first, then by row number.
+    return rows[np.lexsort((rows, -scores[rows]))], int(np.count_nonzero(scores > floor))
+
+
+def rank_of(scores: np.ndarray, row: int) -> int:
+    """The 1-based rank of ``row`` by descending score, equal scores going to the lower row, in one O(N) pass.
+
+    A row is ahead of ``row`` if it scores higher, or scores the same and comes first.
+    """
+    value = scores[row]
+    return 1 + int(np.count_nonzero(scores[:row] >= value)) + int(np.count_nonzero(scores[row + 1 :] > value))
+
+
+def rrf_contenders(cosine: np.ndarray, bm25: np.ndarray, top_k: int, rrf_k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows that can reach the RRF top ``top_k``, with their exact vector and keyword ranks (0 = no keyword rank).
+
+    ``cosine`` is ``-inf`` and ``bm25`` 0 on rows that must not be returned.
+    The ranks are the ones full sorts of all rows would give.
+    """
+    depth = max(HEAD_DEPTH, top_k)
+    while True:
+        by_vector, visible = ranked_head(cosine, depth, -np.inf)
+        by_keyword, matched = ranked_head(bm25, depth, 0.0)
+        rows = np.union1d(by_vector, by_keyword)  # sorted, so searchsorted finds each head row's place
+        vector_rank, keyword_rank = np.zeros(len(rows), np.int64), np.zeros(len(rows), np.int64)
+        vector_rank[np.searchsorted(rows, by_vector)] = np.arange(1, len(by_vector) + 1)
+        keyword_rank[np.searchsorted(rows, by_keyword)] = np.arange(1, len(by_keyword) + 1)
+        # Ranks still unknown: below the vector head, or below the keyword head with some keyword evidence.
+        vector_unknown = vector_rank == 0
+        keyword_unknown = (keyword_rank == 0) & (bm25[rows] > 0)
+        # Worst case: an unknown rank adds nothing. Best case: it is the first rank below its head.
+        worst = fused_scores([vector_rank, keyword_rank], rrf_k)
+        best = (worst + vector_unknown / (rrf_k + len(by_vector) + 1)
+                + keyword_unknown / (rrf_k + len(by_keyword) + 1))
+        # The top_k-th best worst case: at least top_k rows score that much, so a row whose best is lower is out.
+        bar = np.partition(worst, len(worst) - top_k)[len(worst) - top_k] if len(worst) >= top_k else -np.inf
+        keep = best >= bar
+        rows, vector_rank, keyword_rank = rows[keep], vector_rank[keep], keyword_rank[keep]
+        for i in np.flatnonzero(vector_unknown[keep]):
+            vector_rank[i] = rank_of(cosine, rows[i])
+        for i in np.flatnonzero(keyword_unknown[keep]):
+            keyword_rank[i] = rank_of(bm25, rows[i])
+        # The most a row outside both heads can score; zero when a head already holds every ranked row.
+        outside = ((1 / (rrf_k + len(by_vector) + 1) if len(by_vector) < visible else 0.0)
+                   + (1 / (rrf_k + len(by_keyword) + 1) if len(by_keyword) < matched else 0.0))
+        fused = fused_scores([vector_rank, keyword_rank], rrf_k)
+        if len(by_vector) == visible or (len(fused) >= top_k and np.sort(fused)[-top_k] > outside):
+            return rows, vector_rank, keyword_rank
+        depth *= 4
