@@ -36,14 +36,16 @@ def ranked_head(scores: np.ndarray, depth: int, floor: float) -> tuple[np.ndarra
     Also returns how many rows score above ``floor`` at all. Rows tied with the
     ``depth``-th best are all included, so position + 1 is each row's exact rank.
     """
-    if depth < len(scores):
+    rows = np.flatnonzero(scores > floor)
+    if depth < len(rows):
+        pool = scores if len(rows) == len(scores) else scores[rows]  # no copy when every row is eligible
         # np.partition puts the depth-th largest score at this position in O(N), without sorting the rest.
-        cut = np.partition(scores, len(scores) - depth)[len(scores) - depth]
-        rows = np.flatnonzero((scores >= cut) & (scores > floor))
+        cut = np.partition(pool, len(pool) - depth)[len(pool) - depth]
+        ranked = np.flatnonzero(scores >= cut) if pool is scores else rows[pool >= cut]
     else:
-        rows = np.flatnonzero(scores > floor)
+        ranked = rows
     # lexsort sorts by its last key first: best score first, then by row number.
-    return rows[np.lexsort((rows, -scores[rows]))], int(np.count_nonzero(scores > floor))
+    return ranked[np.lexsort((ranked, -scores[ranked]))], len(rows)
 
 
 def rank_of(scores: np.ndarray, row: int) -> int:
