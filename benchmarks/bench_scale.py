@@ -3,6 +3,7 @@
     python benchmarks/bench_scale.py            # 1k, 10k, 100k memories (about a minute on 2 cores)
     python benchmarks/bench_scale.py --full     # adds 1,000,000 (several minutes, ~2.5 GB per engine)
     python benchmarks/bench_scale.py --quick    # 1k and 3k, a smoke test
+    python benchmarks/bench_scale.py --precision 100000   # float16 / int8 matrix: speed and recall@10
 
 Engines, each run in its own process so its peak memory (``ru_maxrss``) is its own:
 
@@ -14,6 +15,7 @@ Engines, each run in its own process so its peak memory (``ru_maxrss``) is its o
 - ``edge``: Qdrant Edge (``qdrant-edge-py``, Qdrant's Rust engine in-process): dense vectors
   (cosine) + its ``Bm25`` sparse vectors with the IDF modifier, two prefetches of 50 fused by
   RRF (k = 60); ingest includes ``optimize()`` (which builds the HNSW index). Approximate.
+  ``edge-no-hnsw`` skips ``optimize()``: plain segments, searched by brute force.
 - ``qdrant-local``: ``QdrantMemory`` on qdrant-client's local mode (pure Python), up to 10,000 only.
 
 All engines embed with WordLlama (256-d); ingest times include embedding. Memories are the
@@ -106,7 +108,7 @@ def run_bm25s(texts: list[str], searches: int) -> dict[str, float]:
     return {"ingest_s": ingest, "p50_ms": p50, "p99_ms": p99}
 
 
-def run_edge(texts: list[str], searches: int) -> dict[str, float]:
+def run_edge(texts: list[str], searches: int, build_hnsw: bool = True) -> dict[str, float]:
     import qdrant_edge as qe
 
     from aria_kit.embeddings import default_embedder
@@ -126,7 +128,8 @@ def run_edge(texts: list[str], searches: int) -> dict[str, float]:
 
     upsert = in_steps(texts, load, "edge")
     started = time.perf_counter()
-    shard.optimize()
+    if build_hnsw:
+        shard.optimize()
     optimize = time.perf_counter() - started
 
     def search(query: str) -> Any:
@@ -148,9 +151,33 @@ def run_qdrant_local(texts: list[str], searches: int) -> dict[str, float]:
     return {"ingest_s": ingest, "p50_ms": p50, "p99_ms": p99}
 
 
+def precision_lever(size: int) -> None:
+    """float32 against float16 and int8 copies of the matrix: time of one cosine pass, and recall@10."""
+    from aria_kit.embeddings import default_embedder
+
+    embedder = default_embedder()
+    matrix, queries = embedder.embed(synthetic_memories(size)), embedder.embed(QUERIES)
+    scale = 127 / np.abs(matrix).max()
+    copies = {"float32": matrix, "float16": matrix.astype(np.float16), "int8": np.round(matrix * scale).astype(np.int8)}
+    exact = [np.einsum("ij,j->i", matrix, q) for q in queries]
+    # A hit counts if its float32 score reaches the float32 10th best (the synthetic texts repeat, so ties abound).
+    tenth = [np.partition(scores, len(scores) - 10)[len(scores) - 10] for scores in exact]
+    for name, copy in copies.items():
+        q_cast = [q.astype(copy.dtype) if name != "int8" else np.round(q * scale).astype(np.int8) for q in queries]
+        times, recall = [], []
+        for q, scores32, bar in zip(q_cast, exact, tenth):
+            started = time.perf_counter()
+            scores = np.einsum("ij,j->i", copy, q, dtype=np.int32 if name == "int8" else None)
+            times.append(time.perf_counter() - started)
+            recall.append(np.count_nonzero(scores32[np.argsort(-scores, kind="stable")[:10]] >= bar) / 10)
+        print(f"{name:>8} at {size:,}: {copy.nbytes / 2**20:6.0f} MiB, cosine pass p50 {1000 * np.median(times):6.2f} ms,"
+              f" recall@10 vs float32 {np.mean(recall):.3f}")
+
+
 ENGINES = {"hybrid": run_hybrid, "hybrid-main": run_hybrid, "bm25-ours": run_bm25_ours, "bm25s": run_bm25s,
-           "edge": run_edge, "qdrant-local": run_qdrant_local}
-LIMITS = {"qdrant-local": 10_000}  # larger sizes take minutes per search round
+           "edge": run_edge, "edge-no-hnsw": lambda texts, searches: run_edge(texts, searches, build_hnsw=False),
+           "qdrant-local": run_qdrant_local}
+LIMITS = {"qdrant-local": 10_000, "edge": 100_000}  # qdrant-local: minutes per search round at 100k; edge: HNSW build
 
 
 def one(engine: str, size: int, searches: int) -> dict[str, Any]:
@@ -186,10 +213,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1k and 3k memories only")
     parser.add_argument("--full", action="store_true", help="add 1,000,000 memories")
-    parser.add_argument("--engines", default="hybrid,bm25-ours,bm25s,edge,qdrant-local")
+    parser.add_argument("--engines", default="hybrid,bm25-ours,bm25s,edge,edge-no-hnsw,qdrant-local")
     parser.add_argument("--baseline", help="path of an older checkout to run as hybrid-main")
+    parser.add_argument("--precision", type=int, metavar="N", help="only measure float16/int8 copies at N memories")
     parser.add_argument("--one", nargs=3, metavar=("ENGINE", "SIZE", "SEARCHES"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.precision:
+        precision_lever(args.precision)
+        return []
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]), int(args.one[2]))))
         return []
