@@ -4,6 +4,7 @@
     python benchmarks/bench_scale.py --full     # adds 1,000,000 (several minutes, ~2.5 GB per engine)
     python benchmarks/bench_scale.py --quick    # 1k and 3k, a smoke test
     python benchmarks/bench_scale.py --precision 100000   # float16 / int8 matrix: speed and recall@10
+    python benchmarks/bench_scale.py --compare 100000 --baseline ../main   # before/after, interleaved
 
 Engines, each run in its own process so its peak memory (``ru_maxrss``) is its own:
 
@@ -151,6 +152,37 @@ def run_qdrant_local(texts: list[str], searches: int) -> dict[str, float]:
     return {"ingest_s": ingest, "p50_ms": p50, "p99_ms": p99}
 
 
+def compare(baseline: str, size: int, rounds: int = 5) -> None:
+    """Before/after in one process: this checkout's HybridMemory and the one at ``baseline``, same memories,
+    searches interleaved query by query, so a busy machine slows both alike. Also checks the hits are identical."""
+    import importlib
+
+    texts, memories = synthetic_memories(size), {}
+    for name, repo in (("before", baseline), ("after", str(HERE.parent))):
+        for module in [m for m in sys.modules if m == "aria_kit" or m.startswith("aria_kit.")]:
+            del sys.modules[module]  # import the other checkout's aria_kit afresh
+        sys.path.insert(0, repo)
+        memories[name] = importlib.import_module("aria_kit.hybrid_memory").HybridMemory()
+        sys.path.remove(repo)
+        in_steps(texts, memories[name].store_many, name)
+    wall: dict[str, list[float]] = {name: [] for name in memories}
+    cpu: dict[str, list[float]] = {name: [] for name in memories}
+    for query in QUERIES * rounds:
+        for name, memory in memories.items():
+            started, started_cpu = time.perf_counter(), time.process_time()
+            memory.search(query)
+            wall[name].append(time.perf_counter() - started)
+            cpu[name].append(time.process_time() - started_cpu)
+    def hits(memory: Any, query: str) -> list[tuple]:  # as tuples: the two checkouts' Hit classes differ
+        return [(h.id, h.score, h.cosine, h.bm25, h.vector_rank, h.keyword_rank) for h in memory.search(query, 10)]
+
+    same = all(hits(memories["before"], q) == hits(memories["after"], q) for q in QUERIES)
+    for name in memories:
+        print(f"{name:>6} at {size:,}: search p50 {1000 * np.median(wall[name]):7.2f} ms (p99 "
+              f"{1000 * np.percentile(wall[name], 99):7.2f}), CPU time p50 {1000 * np.median(cpu[name]):7.2f} ms")
+    print(f"identical top-10 hits on all {len(QUERIES)} queries: {same}")
+
+
 def precision_lever(size: int) -> None:
     """float32 against float16 and int8 copies of the matrix: time of one cosine pass, and recall@10."""
     from aria_kit.embeddings import default_embedder
@@ -215,9 +247,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--full", action="store_true", help="add 1,000,000 memories")
     parser.add_argument("--engines", default="hybrid,bm25-ours,bm25s,edge,edge-no-hnsw,qdrant-local")
     parser.add_argument("--baseline", help="path of an older checkout to run as hybrid-main")
+    parser.add_argument("--compare", type=int, metavar="N", help="only compare with --baseline in one process at N")
     parser.add_argument("--precision", type=int, metavar="N", help="only measure float16/int8 copies at N memories")
     parser.add_argument("--one", nargs=3, metavar=("ENGINE", "SIZE", "SEARCHES"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.compare:
+        compare(args.baseline or parser.error("--compare needs --baseline PATH"), args.compare)
+        return []
     if args.precision:
         precision_lever(args.precision)
         return []

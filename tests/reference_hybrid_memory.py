@@ -1,10 +1,11 @@
-"""REFERENCE ONLY — a frozen copy of HybridMemory's ranking as it was before the scale work (issue 14).
+"""REFERENCE ONLY — a frozen copy of HybridMemory's ranking as it was before the scale work (issue 14, main at c7e168b).
 
 Not used by the kit. ``tests/test_ranking_equality.py`` checks that today's
 ``HybridMemory`` returns exactly the hits this simple version returns (same ids,
 order, fused scores, cosines, BM25 scores and ranks) on random corpora with
-deletes. It ranks *every* memory by both retrievers with full sorts, which is
-easy to trust and slow at scale. In process only (no file), no input checks.
+deletes, for RRF and for the convex fusion. It ranks *every* memory by both
+retrievers with full sorts and fuses every memory in one call, which is easy to
+trust and slow at scale. In process only (no file), no input checks.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from collections import Counter
 
 import numpy as np
 
-from aria_kit.bm25 import tokenize
+from aria_kit.bm25 import STOPWORDS, tokenize
 from aria_kit.embeddings import normalize
+from aria_kit.fusion import Fusion
 from aria_kit.interfaces import Embedder, Hit
 
 
@@ -81,8 +83,8 @@ def reference_ranks(scores: np.ndarray, candidates: np.ndarray | None = None) ->
 class ReferenceHybridMemory:
     """Memory ``i`` in row ``i - 1``; every search ranks every live row by cosine and by BM25, then RRF."""
 
-    def __init__(self, embedder: Embedder, rrf_k: int = 60) -> None:
-        self.embedder, self.rrf_k = embedder, rrf_k
+    def __init__(self, embedder: Embedder, fusion: Fusion) -> None:
+        self.embedder, self.fusion = embedder, fusion
         self.rows: list[np.ndarray] = []
         self.texts: list[str | None] = []
         self.bm25 = ReferenceBM25()
@@ -106,12 +108,10 @@ class ReferenceHybridMemory:
         matrix = np.stack(self.rows)
         query_vector = normalize(np.asarray(self.embedder.embed([query]), dtype=np.float32))[0]
         cosine = np.einsum("ij,j->i", matrix, query_vector)[live]
-        bm25 = self.bm25.scores(tokenize(query))[live]
+        bm25 = self.bm25.scores(tokenize(query, STOPWORDS))[live]
         vector_rank = reference_ranks(cosine)
         keyword_rank = reference_ranks(bm25, np.flatnonzero(bm25 > 0))
-        fused = np.zeros(len(live))
-        for rank in (vector_rank, keyword_rank):
-            fused += np.divide(1.0, self.rrf_k + rank, out=np.zeros(len(rank)), where=rank > 0)
+        fused = self.fusion.fuse(cosine, bm25)  # every live memory at once
         order = np.lexsort((vector_rank, -fused))[:top_k]  # fused score, then vector rank
         return [Hit(f"mem_{live[i] + 1:04d}", self.texts[live[i]], {"category": "general"}, float(fused[i]),
                     float(cosine[i]), float(bm25[i]), int(vector_rank[i]), int(keyword_rank[i]) or None)

@@ -2,7 +2,8 @@
 
 Random small corpora with repeated words (BM25 ties), duplicated texts (cosine ties) and deletes (some
 enough to trigger compaction); every hit must agree in id, order, fused score, cosine, BM25 and both
-ranks, bit for bit. ``HEAD_DEPTH`` is lowered so that the pruning and rank-counting paths of
+ranks, bit for bit, for RRF (any k) and the convex fusion (any weight, and the default). Queries keep
+their stop words out of BM25, as the memory does. ``HEAD_DEPTH`` is lowered so that the pruning and rank-counting paths of
 ``exact_top_k`` run on corpora this small.
 """
 
@@ -15,9 +16,10 @@ from reference_hybrid_memory import ReferenceHybridMemory
 
 from aria_kit import exact_top_k
 from aria_kit.embeddings import default_embedder
+from aria_kit.fusion import DEFAULT_FUSION, RRF, ConvexFusion
 from aria_kit.hybrid_memory import HybridMemory
 
-VOCABULARY = ("raft paxos alice bob rust go order ddr5 deadline march meeting friday storage engine tree "
+VOCABULARY = ("the what is raft paxos alice bob rust go order ddr5 deadline march meeting friday storage engine tree "
               "lsm compaction velocitydb nimbus team security billing bug dashboard").split()
 
 
@@ -34,13 +36,14 @@ def assert_same_hits(memory: HybridMemory, reference: ReferenceHybridMemory, que
 
 
 @pytest.mark.parametrize("depth", [1, 3, 1024])
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(10))
 def test_search_returns_exactly_what_ranking_every_memory_returned(seed: int, depth: int,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(exact_top_k, "HEAD_DEPTH", depth)
     rng = random.Random(seed)
-    rrf_k = rng.choice([0, 1, 10, 60])
-    memory, reference = HybridMemory(rrf_k=rrf_k), ReferenceHybridMemory(default_embedder(), rrf_k=rrf_k)
+    fusion = rng.choice([RRF(0), RRF(1), RRF(10), RRF(60), ConvexFusion(0.0), ConvexFusion(rng.random()),
+                         ConvexFusion(1.0), DEFAULT_FUSION])
+    memory, reference = HybridMemory(fusion=fusion), ReferenceHybridMemory(default_embedder(), fusion)
     for _ in range(rng.randint(1, 4)):  # a few batches, each stored the same way in both
         batch = [random_text(rng) for _ in range(rng.randint(1, 80))]
         batch += rng.sample(batch, min(len(batch), 5))  # duplicated texts tie on every score
