@@ -2,7 +2,7 @@
 
 Ranking every memory by cosine and by BM25 costs two full sorts, O(N log N):
 at 100,000 memories that is most of a search. But a search returns 3 hits,
-and RRF only needs the ranks of memories that could be among them. So:
+and RRF only needs the ranks of memories that could be among them. So, for RRF:
 
 1. Take the ``depth`` best rows of each ranking (``np.partition`` finds the
    cut in O(N); only those rows are sorted). Their ranks are exact, because
@@ -14,6 +14,12 @@ and RRF only needs the ranks of memories that could be among them. So:
 3. Rows outside both heads score at most ``1/(k + |head| + 1)`` per ranking;
    if the k-th best row beats that strictly, nothing outside can reach the
    top k. Otherwise dig four times deeper and repeat.
+
+A score fusion (``fusion.ConvexFusion``) needs no ranks: it scales cosine and
+BM25 by their best values, which the two heads hold, so fusing just the union
+of the heads gives the very numbers fusing every row would; and a row below
+both heads fuses to less than an imaginary row made of the heads' lowest
+scores. Ranks are then counted only for the hits returned.
 
 The result is what full sorts give, to the bit (``tests/test_ranking_equality.py``
 checks it against a frozen copy of the full-sort code). This module knows

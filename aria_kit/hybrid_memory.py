@@ -146,7 +146,9 @@ class HybridMemory(MemoryBackend):
         self._seqs[start:stop] = seqs
         self._live[start:stop] = True
         self._texts.extend(texts)
-        self._metadata.extend(metadata)
+        for item in metadata:  # equal neighbours share one dict: a million {"category": "general"} cost ~200 MB
+            shared = self._metadata[-1] if self._metadata and self._metadata[-1] == item else item
+            self._metadata.append(shared)  # safe to share: stored dicts are never changed, only copied out
         self._bm25.add_many([tokenize(text) for text in texts])
         self._rows, self._count, self._last_seq = stop, self._count + len(texts), int(seqs[-1])
 
