@@ -8,6 +8,7 @@ would turn one of these tests red.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -102,7 +103,14 @@ class _OldestFirstOnTies(s01.MyMemory):
     def search(self, query, top_k=3):
         scored = [(len(s01.words(query) & s01.words(r.text)), r) for r in self.records]
         scored = sorted([p for p in scored if p[0] > 0], key=lambda p: -p[0])
-        return [Hit(r.id, r.text, r.metadata, float(n), 0.0, 0.0) for n, r in scored[:top_k]]
+        return [Hit(r.id, r.text, r.metadata, 1 / (60 + rank), 0.0, 0.0)
+                for rank, (_, r) in enumerate(scored[:top_k], start=1)]
+
+
+class _SharedWordsAsScore(s01.MyMemory):
+    def search(self, query, top_k=3):
+        return [dataclasses.replace(h, score=float(len(s01.words(query) & s01.words(h.text))))
+                for h in super().search(query, top_k)]
 
 
 class _ListAllAliases(s01.MyMemory):
@@ -302,6 +310,7 @@ def _drops_short_words(text):
 WRONG = [
     (lesson01.check_memory_backend, _ReusesIds, "never be reused"),
     (lesson01.check_memory_backend, _OldestFirstOnTies, "newest first on a tie"),
+    (lesson01.check_memory_backend, _SharedWordsAsScore, "1/(60 + r)"),
     (lesson01.check_memory_backend, _ListAllAliases, "return a copy"),
     (lesson01.check_memory_backend, _DeleteRaises, "your code raised ValueError"),
     (lesson01.check_memory_backend, _NoDefaultCategory, "'category': 'general'"),

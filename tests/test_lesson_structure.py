@@ -157,8 +157,8 @@ def test_no_function_or_class_is_defined_in_two_cells(path):
             continue
         for name in sorted(_defined_names(cell.source)):
             assert name not in seen, (f"{name} is defined in cell {seen[name]} and again in cell {number} of "
-                                      f"{path.name}: re-running cell {seen[name]}'s users after Run All would get "
-                                      "the second one. Give the exercise its own name")
+                                      f"{path.name}: after Run All, every cell that uses it gets cell {number}'s. "
+                                      "Give the exercise its own name")
             seen[name] = number
 
 

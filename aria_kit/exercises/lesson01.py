@@ -6,7 +6,7 @@ never reused after a delete, a ``"general"`` category when none is given, stored
 metadata that the caller cannot change afterwards, ``list_all`` oldest first as a
 fresh list, ``delete`` answering True/False instead of raising, and ``search``
 ranking by shared words with ties going to the *newest* memory (the opposite of the
-lesson's toy, so copying the toy fails). ``check_bounded_memory(BoundedMemory)``
+lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy. ``check_bounded_memory(BoundedMemory)``
 checks the stretch task: a wrapper that keeps at most ``capacity`` memories of any
 backend by forgetting the oldest. Both print a verdict and never raise.
 """
@@ -73,9 +73,12 @@ def _memory_backend_test(cls: type) -> None:
     assert got == ["mem_0005", "mem_0001", "mem_0004", "mem_0002"], (
         f"search('Who likes Rust?') should rank by shared words, the newest first on a tie: "
         f"['mem_0005', 'mem_0001', 'mem_0004', 'mem_0002'], got {got}")
-    scores = [h.score for h in hits]
-    assert scores == sorted(scores, reverse=True), f"hit scores should never increase down the list, got {scores}"
-    assert [h.score for h in hits[:2]] == [2.0, 2.0], "a hit's score should be the number of words it shares"
+    scores = [float(h.score) for h in hits]
+    expected = [1 / (60 + rank) for rank in range(1, len(hits) + 1)]
+    assert all(abs(got - want) < 1e-12 for got, want in zip(scores, expected)), (
+        f"the hit at rank r should score 1/(60 + r), the fused score of one ranking: expected "
+        f"{[round(x, 4) for x in expected]}, got {[round(x, 4) for x in scores]}")
+    assert all(h.cosine == 0 and h.bm25 == 0 for h in hits), "a memory that computes no cosine or BM25 reports 0"
     assert len(memory.search("Who likes Rust?", top_k=2)) == 2, "search should return at most top_k hits"
     assert memory.search("quantum chromodynamics") == [], "a query sharing no word with any memory should find nothing"
     memory.delete("mem_0005")

@@ -21,7 +21,7 @@ def words(text: str) -> set[str]:
 
 
 class MyMemory(MemoryBackend):
-    """Memories in a list; search ranks by shared words, the newest memory first on a tie."""
+    """Memories in a list; search ranks by shared words, the newest memory first on a tie, scored 1/(60 + rank)."""
 
     def __init__(self) -> None:
         self.records: list[MemoryRecord] = []
@@ -37,7 +37,8 @@ class MyMemory(MemoryBackend):
         newest_first = reversed(self.records)
         scored = [(len(words(query) & words(r.text)), r) for r in newest_first]
         scored = sorted([pair for pair in scored if pair[0] > 0], key=lambda pair: -pair[0])  # stable: newest first
-        return [Hit(r.id, r.text, r.metadata, score=float(n), cosine=0.0, bm25=0.0) for n, r in scored[:top_k]]
+        return [Hit(r.id, r.text, r.metadata, score=1 / (60 + rank), cosine=0.0, bm25=0.0)  # one ranking's fused score
+                for rank, (_, r) in enumerate(scored[:top_k], start=1)]
 
     def list_all(self):
         return list(self.records)  # a copy: the caller may change it freely
