@@ -37,7 +37,8 @@ def run_seconds(path: Path) -> float:
     """Wall-clock seconds to run ``path`` top to bottom in a fresh offline kernel."""
     notebook = nbformat.read(path, as_version=4)
     env = {name: value for name, value in os.environ.items() if not name.startswith("OPENAI_")}
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOKS)}})
     start = time.perf_counter()
     with client.setup_kernel(env=env):
         for number, cell in enumerate(notebook.cells):

@@ -6,9 +6,10 @@ never reused after a delete, a ``"general"`` category when none is given, stored
 metadata that the caller cannot change afterwards, ``list_all`` oldest first as a
 fresh list, ``delete`` answering True/False instead of raising, and ``search``
 ranking by shared words with ties going to the *newest* memory (the opposite of the
-lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy. ``check_bounded_memory(BoundedMemory)``
-checks the stretch task: a wrapper that keeps at most ``capacity`` memories of any
-backend by forgetting the oldest. Both print a verdict and never raise.
+lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy.
+``check_bounded_memory(BoundedMemory)`` checks the stretch task: a wrapper that keeps at
+most ``capacity`` memories of any backend by forgetting the oldest. Both print a
+verdict and never raise.
 """
 
 from __future__ import annotations

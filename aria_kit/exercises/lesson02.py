@@ -108,7 +108,8 @@ def _order_aware_test(embedder: Embedder) -> None:
     assert isinstance(embedder, Embedder), f"pass an instance of an Embedder subclass, got {type(embedder).__name__}"
     texts = ["Alice loves Rust", "Rust loves Alice", "order 4812", "order 4821", "Alice loves Rust"]
     vectors = np.asarray(embedder.embed(texts), dtype=np.float64)  # a stub raises NotImplementedError here
-    assert vectors.shape[0] == len(texts) and vectors.ndim == 2, f"embed should return one row per text, got {vectors.shape}"
+    assert vectors.ndim == 2 and vectors.shape[0] == len(texts), (
+        f"embed should return one row per text, got shape {vectors.shape}")
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-5), "every row should have length 1"
     assert np.allclose(vectors[0], vectors[4]), "the same text should always get the same vector"
     for i, j in ((0, 1), (2, 3)):
