@@ -50,7 +50,15 @@ class MyMemory(MemoryBackend):
 
 
 class BoundedMemory(MemoryBackend):
-    """Any memory backend, limited to its ``capacity`` newest memories: storing one more forgets the oldest."""
+    """Any memory backend, limited to its ``capacity`` newest memories: storing one more forgets the oldest.
+
+    The open half of the stretch task: nothing in the contract can say "I just
+    forgot mem_0001", so an answer that quoted it now points at nothing and nobody
+    was told. Ways to say it: a callback (``on_forget(record)``) the owner passes in;
+    returning the forgotten ids from ``store`` (a change to the contract every
+    backend would have to follow); or not deleting at all and marking a memory as
+    replaced, which is what lesson 10 does for facts that change.
+    """
 
     def __init__(self, inner: MemoryBackend, capacity: int) -> None:
         if capacity < 1:
