@@ -40,7 +40,7 @@ QUIZ = Quiz("Lesson 00", [
          "c": "anyone with access to a Binder session could read it; never paste a key there.",
          "d": "editing the package puts the key in the source code, which gets copied and committed."}),
     Question(
-        "The recall step of a turn listed mem_0007, mem_0004, mem_0003. What happened there?",
+        "The first row of a turn's record, 'recall', lists three memory ids. What happened there?",
         {"a": "The model chose three memories to read.",
          "b": "Before asking the model, the agent searched memory for the message and put the top three in "
               "the system prompt.",
