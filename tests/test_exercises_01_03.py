@@ -3,7 +3,9 @@
 Each wrong answer is a mistake a learner could really make (a reused id, a bare dot
 product, an unstable sort, a term left with an empty postings list, removed
 documents still counted in N, …), so a check that stopped checking something
-would turn one of these tests red.
+would turn one of these tests red. The last test runs lessons 01–03 with the worked
+solutions in place of the stubs, so the cells that compare a learner's code with
+the kit's (which the committed outputs show unfinished) are exercised too.
 """
 
 from __future__ import annotations
