@@ -132,9 +132,12 @@ class OpenAIEmbedder(Embedder):
     def _create(self, batch: list[str]) -> Any:
         import openai
 
+        from aria_kit.openai_provider import translate_error
+
         try:
             return self._client.embeddings.create(model=self.model, input=batch)
         except openai.OpenAIError as exc:
-            from aria_kit.openai_provider import translate_error
-
-            raise translate_error(exc) from exc
+            error = translate_error(exc)
+        # Raised outside the except block: chaining the SDK's error (`from exc`, or the implicit __context__)
+        # would print its text, which can echo the server's "Bearer sk-…", in every traceback.
+        raise error
