@@ -27,6 +27,8 @@ from aria_kit.interfaces import Metadata
 # embeds in a fraction of a second; longer documents should be split into chunks and stored one by one.
 MAX_TEXT_BYTES = 100_000
 _ID = re.compile(r"mem_(\d{4,})")
+MAX_SEQ = 2**63 - 1  # the largest SQLite INTEGER, so the largest id a memory file can hand out
+_MAX_ID_LENGTH = len(f"mem_{MAX_SEQ}")
 # json.dumps(ensure_ascii=False) escapes C0 controls but leaves these raw: C1 controls and U+2028/9, which
 # str.splitlines() (and many readers) treat as line breaks, and lone surrogates, which UTF-8 cannot encode.
 # Escaping them too keeps one entry on exactly one line of valid UTF-8.
@@ -91,9 +93,11 @@ def make_memory_id(seq: int) -> str:
 
 def seq_of(memory_id: str) -> int | None:
     """The number in a well-formed id (``mem_0042`` → 42), else ``None``."""
-    match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) else None
+    match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) and len(memory_id) <= _MAX_ID_LENGTH else None
     seq = int(match.group(1)) if match else 0
-    return seq if seq > 0 and make_memory_id(seq) == memory_id else None  # "mem_00042" is not "mem_0042"
+    if not 0 < seq <= MAX_SEQ:  # beyond SQLite's 64-bit integers no memory can have that id
+        return None
+    return seq if make_memory_id(seq) == memory_id else None  # "mem_00042" is not "mem_0042"
 
 
 def quoted_entry(**fields: Any) -> str:
