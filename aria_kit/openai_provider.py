@@ -6,9 +6,13 @@
 LM Studio: point ``OPENAI_BASE_URL`` (or ``base_url``) at the server. Replies
 from such servers are sometimes a little off-spec (no ``tool_calls`` key,
 arguments as an object instead of a JSON string, a tool call without an id);
-those are normalised rather than crashed on. Every failure leaves as one
-``ProviderError`` whose ``kind`` a program can branch on and whose message says
-what went wrong and what to do next, and never contains the API key.
+those are normalised rather than crashed on, and fields of the wrong JSON type
+are refused. Every failure leaves as one ``ProviderError`` whose ``kind`` a
+program can branch on and whose message says what went wrong and what to do
+next; it never contains the API key, and nothing is chained to it (the SDK's
+own error can echo the key). The client ``make_client`` builds also enforces
+an overall deadline, a reply-size cap and same-host redirects
+(``reply_limits.py``).
 ``default_provider`` picks OpenAI when it is configured and the offline
 stand-in otherwise, so every lesson runs without a key.
 
