@@ -278,3 +278,18 @@ def test_embeddings_go_through_the_same_limits(fake_openai, other_host) -> None:
     assert other_host.requests == []
     fake_openai.reply({"object": "list", "data": [{"index": 0, "embedding": [3.0, 4.0]}], "model": "m"})
     assert np.allclose(embedder.embed(["hello"]), [[0.6, 0.8]])
+
+
+@pytest.mark.parametrize("reply", [
+    {"object": "list", "data": 5, "model": "m"},
+    {"object": "list", "data": [{"index": 0, "embedding": "not numbers"}], "model": "m"},
+    {"object": "list", "data": [{"index": None, "embedding": [1.0]}, {"index": 0, "embedding": [1.0]}], "model": "m"},
+    Reply(b'{"object": "list", "data": [{"index": 0, "embedding": [1.0]}], "model": "caf\xe9"}'),
+], ids=["data as a number", "an embedding as text", "an index of null", "invalid UTF-8"])
+def test_an_off_spec_embeddings_reply_is_one_bad_response_error(fake_openai, reply) -> None:
+    fake_openai.reply(reply)
+    embedder = OpenAIEmbedder(client=make_client(api_key=FAKE_KEY, base_url=fake_openai.url, max_retries=0))
+    with pytest.raises(ProviderError) as caught:
+        embedder.embed(["hello", "world"])
+    assert caught.value.kind == "bad_response" and "OPENAI_BASE_URL" in str(caught.value)
+    assert_no_key(caught.value)
