@@ -44,7 +44,7 @@ TOOL_TIMEOUT = 60.0  # seconds; long enough for a memory store that embeds throu
 
 
 class ToolTimeout(BaseException):
-    """Raised inside a tool that ran out of time. A BaseException, so a tool's own ``except Exception`` can't swallow it."""
+    """Raised inside a tool that ran out of time; a BaseException, so a tool's ``except Exception`` can't swallow it."""
 
 
 @contextmanager

@@ -116,7 +116,8 @@ class OpenAIEmbedder(Embedder):
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        batches = [self._create(texts[start : start + self.batch_size]) for start in range(0, len(texts), self.batch_size)]
+        starts = range(0, len(texts), self.batch_size)
+        batches = [self._create(texts[start : start + self.batch_size]) for start in starts]
         widths = {batch.shape[1] for batch in batches}
         if len(widths) != 1:
             raise ValueError(f"the embeddings server returned vectors of different widths {sorted(widths)}")

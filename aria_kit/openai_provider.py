@@ -256,7 +256,7 @@ class OpenAIProvider(LLMProvider):
             error = exc
         except openai.OpenAIError as exc:
             error = translate_error(exc)
-        except (ValueError, RecursionError):  # JSON the SDK could not parse: bad UTF-8, 5,000-digit numbers, deep nesting
+        except (ValueError, RecursionError):  # JSON the SDK could not parse: bad UTF-8, huge numbers, deep nesting
             error = self._bad_response("that is not valid JSON")
         except Exception as exc:  # anything else the SDK lets through is still a failed call, reported the same way
             error = translate_error(exc)
@@ -305,8 +305,9 @@ class OpenAIProvider(LLMProvider):
             elif not isinstance(arguments, str):  # e.g. a JSON object instead of JSON text
                 arguments = json.dumps(arguments)
             call_id = _field(call, "id")
-            calls.append(ToolCall(id=call_id if isinstance(call_id, str) and call_id else f"call_{uuid.uuid4().hex[:24]}",
-                                  name=name, arguments=arguments))
+            if not isinstance(call_id, str) or not call_id:
+                call_id = f"call_{uuid.uuid4().hex[:24]}"
+            calls.append(ToolCall(id=call_id, name=name, arguments=arguments))
         return AssistantMessage(content=content, tool_calls=tuple(calls))
 
 

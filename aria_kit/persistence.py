@@ -104,7 +104,8 @@ class MemoryFile:
             if _problem(exc) != "damaged":  # a permission problem is not a foreign file
                 raise _unusable(where, exc) from exc
             raise MemoryFileError(f"{where} is not an Aria Kit memory file, or is damaged ({exc}). It was left "
-                                  "untouched; pass a path to a new file, or to a memory file HybridMemory wrote.") from exc
+                                  "untouched; pass a path to a new file, or to a memory file HybridMemory wrote."
+                                  ) from exc
         if version == 0 and not tables:
             return "empty"
         if meta.get("format") != FORMAT:
