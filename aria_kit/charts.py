@@ -14,7 +14,7 @@ they come from ``evaluation.rankings``, i.e. from ``HybridMemory.search``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,11 +37,26 @@ def _short(text: str, limit: int = 38) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _line_colour(i: int):
+def short_label(text: str, words: int = 5) -> str:
+    """The first few words of a memory's text, so a chart names memories by what they say, not by id."""
+    head = text.split()
+    return " ".join(head[:words]) + (" …" if len(head) > words else "")
+
+
+def memory_colours(ids: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
+    """One colour per memory id, distinct for up to 25 ids (in the order given); pass the same dict to every chart.
+
+    The saturated qualitative palettes come first (tab10, then Dark2, then Set1), so even
+    the twentieth memory gets a colour that reads on white; beyond 25 ids colours repeat.
+    """
     import matplotlib
 
-    # tab20 pairs a dark and a light shade; take the ten dark ones first so few lines look alike.
-    return matplotlib.colormaps["tab20"]((2 * i) % 20 + (i // 10) % 2)
+    palette = [*matplotlib.colormaps["tab10"].colors, *matplotlib.colormaps["Dark2"].colors,
+               *matplotlib.colormaps["Set1"].colors]
+    # Set1's yellow and tab10's grey read badly as thin lines on white; drop them.
+    palette = [c for c in palette if c not in (matplotlib.colormaps["Set1"].colors[5],
+                                               matplotlib.colormaps["tab10"].colors[7])]
+    return {item: (*palette[i % len(palette)][:3], 1.0) for i, item in enumerate(dict.fromkeys(ids))}
 
 
 # ------------------------------------------------------------------ data
@@ -71,6 +86,14 @@ def rank_table(memory: MemoryBackend, query: str, rrf_k: int | None = None) -> l
             for rank, item in enumerate(ranked["fused"], start=1)]
 
 
+def shown_rows(
+    memory: MemoryBackend, query: str, rrf_k: int | None = None, top_n: int = 5, highlight: Sequence[str] = ()
+) -> list[RankRow]:
+    """The rows of ``rank_table`` a bump chart draws: in the top ``top_n`` of some ranking, or highlighted."""
+    return [r for r in rank_table(memory, query, rrf_k)
+            if min(r.vector, r.fused, r.keyword or math.inf) <= top_n or r.id in highlight]
+
+
 def score_rows(memory: MemoryBackend, query: str, top_k: int = 5) -> list[tuple[str, float, float, float]]:
     """``(id, cosine, bm25, fused score)`` of the top ``top_k`` hits for ``query``, best fused first."""
     return [(hit.id, hit.cosine, hit.bm25, hit.score) for hit in memory.search(query, top_k=top_k)]
@@ -92,47 +115,53 @@ def idf_curves(n_docs: int) -> dict[str, np.ndarray]:
 
 
 def plot_rank_shift(
-    memory: MemoryBackend, query: str, rrf_k: int | None = None, top_n: int = 5, highlight: Sequence[str] = ()
+    memory: MemoryBackend, query: str, rrf_k: int | None = None, top_n: int = 5, highlight: Sequence[str] = (),
+    colours: Mapping[str, object] | None = None,
 ) -> Figure:
     """A bump chart: each memory's rank under vector, fused and keyword ordering, joined by a line.
 
     Only memories in the top ``top_n`` of at least one ranking (and those in
-    ``highlight``, e.g. the labelled answer, drawn thick and black) are shown,
-    and ranks below ``2 · top_n`` share one "> 2·top_n" row, so a large memory
-    stays readable. A memory that shares no word with the query sits on the
-    "no match" row of the keyword column. Markers not at their exact rank are hollow.
+    ``highlight``, e.g. the labelled answer, drawn thick) are shown. Every
+    marker sits at its real rank and is labelled with it, and the rank axis runs
+    down to the deepest rank shown, so no rank hides in a bucket. A memory that
+    shares no word with the query sits on the "no match" row of the keyword
+    column. Lines are named by the memory's first words; ``colours`` (from
+    ``memory_colours``) keeps one colour per memory across charts.
     """
     import matplotlib.pyplot as plt
 
-    table = rank_table(memory, query, rrf_k)
-    depth = min(2 * top_n, len(table))
-    rows = [r for r in table if min(r.vector, r.fused, r.keyword or math.inf) <= top_n or r.id in highlight]
-    beyond = any(max(r.vector, r.fused, r.keyword or 0) > depth for r in rows)
-    lower = depth + 1  # the "> depth" row, drawn only when some shown memory ranks that low
-    no_match = depth + 1 + beyond
-    fig, ax = plt.subplots(figsize=(9.5, 0.38 * no_match + 2))
-    for i, row in enumerate(rows):
+    rows = shown_rows(memory, query, rrf_k, top_n, highlight)
+    colours = colours if colours is not None else memory_colours([r.id for r in rows])
+    depth = max(max(r.vector, r.fused, r.keyword or 0) for r in rows)
+    no_match = depth + 1
+    fig, ax = plt.subplots(figsize=(10, max(4.0, 0.2 * no_match + 2.2)))
+    for row in rows:
         ranks = {"vector": row.vector, "fused": row.fused, "keyword": row.keyword}
-        ys = [no_match if ranks[c] is None else min(ranks[c], lower) for c in COLUMNS]
+        ys = [no_match if ranks[c] is None else ranks[c] for c in COLUMNS]
         answer = row.id in highlight
-        colour = "black" if answer else _line_colour(i)
-        label = f"{row.id}  {_short(row.text)}" + ("  ← answer" if answer else "")
-        ax.plot(range(3), ys, color=colour, linewidth=3.5 if answer else 1.8, label=label, zorder=4 if answer else 2)
+        colour = colours.get(row.id, "grey")
+        label = f"{short_label(row.text)}  ({row.id})" + ("  ← answer" if answer else "")
+        (line,) = ax.plot(range(3), ys, color=colour, linewidth=4 if answer else 1.8, label=label,
+                          zorder=4 if answer else 2)
+        line.set_gid(row.id)  # lets a test find each memory's line
         for x, (column, y) in enumerate(zip(COLUMNS, ys)):
-            hollow = y > depth  # not placed at its exact rank: shown hollow
-            ax.scatter(x, y, marker=MARKERS[column], s=70, color="white" if hollow else colour,
-                       edgecolors=colour, zorder=5)
+            ax.scatter(x, y, marker=MARKERS[column], s=90 if answer else 60, color=colour,
+                       edgecolors="black" if answer else colour, zorder=5)
+            if y != no_match:  # the real rank, beside its marker: left of the vector column, right elsewhere
+                ax.annotate(str(y), (x, y), xytext=(-9 if x == 0 else 9, 0), textcoords="offset points",
+                            ha="right" if x == 0 else "left", va="center", fontsize=8, color=colour,
+                            fontweight="bold" if answer else "normal")
     ax.set_xticks(range(3), [LABELS[c] for c in COLUMNS])
-    labels = [str(r) for r in range(1, depth + 1)] + [f"> {depth}"] * beyond + ["no match"]
-    ax.set_yticks(range(1, no_match + 1), labels)
-    ax.set_ylim(no_match + 0.5, 0.5)  # rank 1 at the top
-    ax.set_xlim(-0.3, 2.3)
+    ticks = sorted({1, *range(5, depth + 1, 5), depth}) if depth > 12 else list(range(1, depth + 1))
+    ax.set_yticks([*ticks, no_match], [*map(str, ticks), "no match"])
+    ax.set_ylim(no_match + 0.7, 0.3)  # rank 1 at the top
+    ax.set_xlim(-0.35, 2.35)
     ax.set_ylabel("rank (1 = best)")
     ax.set_xlabel("ranking")
     k = rrf_k if rrf_k is not None else getattr(memory, "rrf_k", "the memory's own")
     ax.set_title(f"How fusion moves memories (RRF k = {k})\nquery: “{query}”")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="memory")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="memory (first words)")
     fig.tight_layout()
     return fig
 
