@@ -9,13 +9,16 @@ rankings and k = 0, so counting ranks from 0 or giving absent ids a score fails.
 the learner's class and in ``HybridMemory`` (in its RRF mode, k = 60) and
 compares, query by query, the vector ranking, the keyword ranking and the
 fused top hits with their scores, so the message says which of the three
-parts differs first. ``check_score_fusion`` checks the stretch task at the
-two ends of its weight, where its answer is known without running it.
+parts differs first. ``check_score_fusion`` checks the stretch task at
+weights 1 (vector order), 0 (keyword order) and 0.5, against the same min-max
+formula computed from ``HybridMemory``'s own cosine and BM25 scores.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+import numpy as np
 
 from aria_kit.embeddings import default_embedder
 from aria_kit.evaluation import EVAL_MEMORIES, build_eval_memory, rankings
@@ -92,20 +95,34 @@ def _memory_test(memory_class: type) -> None:
                     f"search({query!r}): {item} scores {float(score):.6f}, HybridMemory says {hit.score:.6f}")
 
 
+def _min_max_fused(reference, query: str, weight: float) -> list[str]:
+    """The stretch's ranking, from the package's own cosine and BM25 scores of every memory."""
+    hits = sorted(reference.search(query, top_k=len(reference)), key=lambda hit: hit.id)
+    cosine = np.array([hit.cosine for hit in hits])
+    bm25 = np.array([hit.bm25 for hit in hits])
+
+    def min_max(x: np.ndarray) -> np.ndarray:
+        span = x.max() - x.min()
+        return (x - x.min()) / span if span > 0 else np.zeros_like(x)
+
+    fused = weight * min_max(cosine) + (1 - weight) * min_max(bm25)
+    return [hits[i].id for i in np.lexsort((-cosine, -fused))]
+
+
 def _score_fusion_test(memory_class: type) -> None:
     embedder = default_embedder()
     reference = build_eval_memory(embedder)
-    ends = {1.0: "vector", 0.0: "keyword"}
-    for weight, name in ends.items():
+    for weight in (1.0, 0.0, 0.5):
         mine = memory_class(embedder, weight=weight)
         for text, _ in EVAL_MEMORIES:
             mine.store(text)
         for query in MEMORY_QUERIES[:5]:
+            expected = _min_max_fused(reference, query, weight)[:3]
             top = _ids(mine.search(query, top_k=3))
-            expected = rankings(reference, query)[name][:3]
+            what = {1.0: "the vector ranking's", 0.0: "the keyword ranking's (then by cosine)"}.get(
+                weight, "weight · cosine' + (1 − weight) · bm25', each min-max scaled to [0, 1], gives as")
             assert top == expected, (
-                f"with weight = {weight:g} your search({query!r}) starts {top}; it should be the {name} "
-                f"ranking's top 3, {expected}")
+                f"with weight = {weight:g} your search({query!r}) starts {top}; {what} top 3 is {expected}")
 
 
 def check_rrf(rrf: Callable[..., list[tuple[str, float]]]) -> bool:
@@ -119,7 +136,7 @@ def check_my_hybrid_memory(memory_class: type) -> bool:
 
 
 def check_score_fusion(memory_class: type) -> bool:
-    """Check the stretch task's ``ScoreFusionMemory(embedder, weight)`` at weight 1 (vector) and 0 (keyword)."""
+    """Check the stretch task's ``ScoreFusionMemory(embedder, weight)`` at weights 1, 0 and 0.5."""
     return check("Stretch 04 (score fusion)", lambda: _score_fusion_test(memory_class), SOLUTION)
 
 

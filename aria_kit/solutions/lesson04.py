@@ -49,6 +49,8 @@ class MyHybridMemory:
 
     def bm25_scores(self, query: str) -> list[float]:
         n_docs = len(self.term_counts)
+        if not n_docs:
+            return []
         lengths = [sum(counts.values()) for counts in self.term_counts]
         avg_len = sum(lengths) / n_docs or 1.0
         scores = [0.0] * n_docs
