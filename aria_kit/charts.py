@@ -1,14 +1,17 @@
-"""Charts for the retrieval lessons (02–04): each one a function that returns a matplotlib Figure.
+"""Charts for the retrieval lessons (02–05): each one a function that returns a matplotlib Figure.
 
 Every chart is split into a small pure function that computes its data
-(``rank_table``, ``score_rows``, ``idf_curves``) — which the tests check — and
-a plotting function that only draws it, with a title, axis labels and a legend
+(``rank_table``, ``shown_rows``, ``score_rows``, ``idf_curves``; lesson 05's
+curves and comparisons come from ``evaluation`` and ``measuring``) — which the
+tests check — and a plotting function that only draws it, with a title, axis labels and a legend
 where one is needed. End a notebook cell with ``plt.show()`` after calling one.
 
 This is one of the two modules allowed to import matplotlib (the chat widget is
 the other), and it imports pyplot only inside the plotting functions, so
 ``import aria_kit`` stays fast and headless. It computes no rankings of its own:
-they come from ``evaluation.rankings``, i.e. from ``HybridMemory.search``.
+they come from ``evaluation.rankings``, i.e. from ``HybridMemory.search``. Lesson 04's
+bump charts name memories by their first words (``short_label``) and take one colour per
+memory from ``memory_colours``, so a memory looks the same in every chart.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from aria_kit.evaluation import RANKINGS, QueryResult, rankings
+from aria_kit.evaluation import RANKINGS, rankings
 from aria_kit.interfaces import MemoryBackend
 from aria_kit.tables import format_cell
 
@@ -194,32 +197,86 @@ def plot_score_components(memory: MemoryBackend, query: str, top_k: int = 5) -> 
     return fig
 
 
-def plot_evaluation(results: Sequence[QueryResult]) -> Figure:
-    """Per labelled query, the rank at which each ranking finds the first relevant memory (dot plot)."""
+def _method_style(name: str, i: int) -> dict:
+    """Vector, keyword and fused keep lesson 04's colours; other methods take the next ones, dashed."""
+    import matplotlib
+
+    known = {"vector": COLOURS["vector"], "keyword": COLOURS["keyword"]}
+    if name in known:
+        return {"color": known[name], "marker": MARKERS[name], "linestyle": "-"}
+    others = ["tab:green", "tab:purple", "tab:red", "tab:brown", "tab:pink"]
+    colour = others[i % len(others)] if i < len(others) else matplotlib.colormaps["tab10"](i % 10)
+    return {"color": colour, "marker": "D", "linestyle": "-" if i == 0 else "--"}
+
+
+def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], split: str = "dev") -> Figure:
+    """One panel per data set: mean recall@k against k = 1, 2, …, one line per method.
+
+    ``curves[data set][method]`` lists the mean recall@1, recall@2, … of that
+    method (as ``AblationRow.recall`` holds them). Methods other than vector and
+    keyword are drawn in the order given: the first solid, the rest dashed.
+    """
     import matplotlib.pyplot as plt
 
-    worst = max(r.rank(name) or 0 for r in results for name in RANKINGS)
-    not_found = worst + 2  # a column of its own, one step right of the worst rank found
-    any_missing = any(r.rank(name) is None for r in results for name in RANKINGS)
-    fig, ax = plt.subplots(figsize=(10, 0.32 * len(results) + 2))
-    offsets = {"vector": -0.22, "keyword": 0.0, "fused": 0.22}
-    for name in RANKINGS:
-        xs = [r.rank(name) or not_found for r in results]
-        ys = [i + offsets[name] for i in range(len(results))]
-        ax.scatter(xs, ys, marker=MARKERS[name], color=COLOURS[name], label=LABELS[name], zorder=3)
-    ax.set_yticks(range(len(results)), [f"{_short(r.query.text, 44)}  [{r.query.kind}]" for r in results])
-    ax.set_ylim(len(results) - 0.5, -0.5)
-    ticks = list(range(1, worst + 1))
-    if any_missing:
-        ticks.append(not_found)
-    ax.set_xticks(ticks, [str(t) if t <= worst else "not found" for t in ticks])
-    ax.axvspan(0.5, 3.5, color="tab:green", alpha=0.08, label="top 3 (what the agent recalls)")
-    ax.set_xlabel("rank of the first relevant memory (1 = best)")
-    ax.set_ylabel("labelled query [kind]")
-    ax.set_title("Which ranking finds the answer, and how high")
-    ax.grid(axis="x", alpha=0.3)
-    fig.legend(loc="lower center", ncol=4, fontsize=8)
-    fig.tight_layout(rect=(0, 0.5 / fig.get_figheight(), 1, 1))  # leave half an inch for the legend
+    fig, axes = plt.subplots(1, len(curves), figsize=(5.2 * len(curves), 4.2), squeeze=False)
+    for ax, (dataset, methods) in zip(axes[0], curves.items()):
+        others = 0
+        for name, recall in methods.items():
+            style = _method_style(name, others)
+            others += name not in ("vector", "keyword")
+            ks = range(1, len(recall) + 1)
+            ax.plot(ks, recall, label=name, markersize=4, **style)
+        ax.set_xticks(list(ks))
+        ax.set_xlabel("k (memories recalled)")
+        ax.set_ylabel(f"mean recall@k on {split}")
+        ax.set_title(dataset)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8, loc="upper left")
+    fig.suptitle("How many labelled memories each method finds in its top k")
+    fig.tight_layout()
+    return fig
+
+
+def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]], metric: str = "recall@5") -> Figure:
+    """Paired comparisons, one row each: per-query wins and losses, and the mean difference with its 95% interval.
+
+    ``comparisons`` holds ``(label, result)`` with ``result`` as ``measuring``'s
+    ``Evaluation.compare`` returns it (``wins``, ``losses``, ``ties``,
+    ``difference``, ``low``, ``high``). Left panel: losses drawn left of 0, wins
+    right, the number of ties written beside. Right panel: the mean difference as a
+    dot, its bootstrap interval as a bar; a bar that crosses 0 means "no clear difference".
+    """
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.55 * len(comparisons) + 1.9), sharey=True,
+                                      gridspec_kw={"width_ratios": [1.3, 1]})
+    ys = range(len(comparisons))
+    wins = [result["wins"] for _, result in comparisons]
+    losses = [result["losses"] for _, result in comparisons]
+    left.barh(ys, wins, color="tab:green", label="first method better")
+    left.barh(ys, [-n for n in losses], color="tab:red", label="first method worse")
+    reach = max([*wins, *losses, 1])
+    for y, (_, result) in zip(ys, comparisons):
+        left.text(result["wins"] + 0.02 * reach, y, f"{result['wins']}", va="center", fontsize=8)
+        left.text(-result["losses"] - 0.02 * reach, y, f"{result['losses']}", va="center", ha="right", fontsize=8)
+        left.text(1.02, y, f"{result['ties']} tied", va="center", fontsize=8, transform=left.get_yaxis_transform())
+    left.axvline(0, color="grey", linewidth=0.8)
+    left.set_xlim(-1.25 * reach, 1.25 * reach)
+    left.set_xlabel(f"queries where {metric} differs (losses ← → wins)")
+    left.set_ylabel("comparison (first vs second)")
+    left.set_yticks(list(ys), [label for label, _ in comparisons])
+    left.set_ylim(len(comparisons) - 0.5, -0.5)
+    left.legend(fontsize=8, loc="lower left")
+    diffs = [result["difference"] for _, result in comparisons]
+    lows = [result["difference"] - result["low"] for _, result in comparisons]
+    highs = [result["high"] - result["difference"] for _, result in comparisons]
+    right.errorbar(diffs, list(ys), xerr=[lows, highs], fmt="o", color="black", capsize=4)
+    right.axvline(0, color="grey", linewidth=0.8)
+    right.set_xlabel(f"mean difference in {metric}, with 95% bootstrap interval")
+    right.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Paired comparison per query ({metric})")
+    fig.tight_layout()
     return fig
 
 

@@ -1,22 +1,20 @@
-"""A small labelled evaluation of memory search: vector vs keyword vs fused (lesson 04).
+"""Looking at memory search closely: lesson 04's small memory, and lesson 05's fast scoring of a labelled split.
 
-``EVAL_MEMORIES`` is the seven demo facts plus 24 more about the same people
-and projects (stored in this order they get ids ``mem_0001`` … ``mem_0031``).
-``EVAL_QUERIES`` are 25 questions, each labelled with the memory id(s) that
-answer it and a kind: *paraphrase* (few or no words shared with the answer),
-*exact* (an order number, ticket or invoice id), *rare name*, or *mixed*
-(ordinary words plus a specific term). The labels were written from the texts,
-before looking at any ranking, and were not tuned afterwards: on some queries
-fusion beats both single rankings, on others it ranks the answer lower than
-vector search alone.
+Lesson 04. ``EVAL_MEMORIES`` is the seven demo facts plus 24 more about the same
+people and projects (stored in order they get ids ``mem_0001`` … ``mem_0031``).
+``build_eval_memory`` stores them in a ``HybridMemory`` in the seed's mode (RRF
+with k = 60, no query stop words), the mode the learner's ``MyHybridMemory``
+reproduces. ``rankings`` reads a query's vector, keyword and fused orderings
+from that memory's own hits.
 
-``rankings`` reads the three orderings from the memory's own hits
-(``Hit.vector_rank``, ``Hit.keyword_rank`` and the fused order), so what is
-evaluated is exactly what ``HybridMemory.search`` does. With ``rrf_k=`` it
-re-fuses those two rankings with ``fusion.reciprocal_rank_fusion`` to show
-another RRF constant without rebuilding the memory. Metrics: ``recall_at_k``
-and ``reciprocal_rank`` (averaged into MRR by ``summarize``). This module does
-no plotting (see ``charts.py``) and holds no retrieval code of its own.
+Lesson 05. ``score_dataset`` embeds a labelled data set's documents and indexes
+them once, then scores every query of each split by cosine and by BM25 (with and
+without query stop words): the very arithmetic of ``HybridMemory.search``, whose
+rankings a test compares with these. ``ScoredSplit.rankings`` then ranks the
+documents for "vector", "keyword" or any fusion in milliseconds per query, so
+``ablation`` can compute a whole table of settings once, and the lesson's widget
+only reads it. The metrics are ``measuring.py``'s; this module draws nothing
+(see ``charts.py``) and adds no retrieval idea of its own.
 """
 
 from __future__ import annotations
@@ -24,11 +22,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
+from aria_kit.datasets import LabelledQuery, LabelledSet
 from aria_kit.demo_data import DEMO_FACTS
-from aria_kit.fusion import reciprocal_rank_fusion
+from aria_kit.embeddings import default_embedder, normalize
+from aria_kit.fusion import RRF, Fusion, ranks, reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder, MemoryBackend
-from aria_kit.tables import Table
+from aria_kit.measuring import score
 
 RANKINGS = ("vector", "keyword", "fused")
 
@@ -60,51 +63,9 @@ EVAL_MEMORIES: list[tuple[str, str]] = DEMO_FACTS + [
 ]
 
 
-@dataclass(frozen=True)
-class EvalQuery:
-    """One labelled query: its text, the ids of the memories that answer it, and its kind."""
-
-    text: str
-    relevant: tuple[str, ...]
-    kind: str
-
-
-def _q(text: str, kind: str, *relevant: int) -> EvalQuery:
-    return EvalQuery(text, tuple(f"mem_{n:04d}" for n in relevant), kind)
-
-
-EVAL_QUERIES: list[EvalQuery] = [
-    _q("Which coding language does Alice like best?", "paraphrase", 1),
-    _q("How does the database keep its copies in sync?", "paraphrase", 3),
-    _q("When is the v1.0 release due?", "paraphrase", 5),
-    _q("Who is Alice's boss?", "paraphrase", 10),
-    _q("What memory did Alice buy?", "paraphrase", 7),
-    _q("What does she drink in the morning?", "paraphrase", 15),
-    _q("Which dashboards track the database?", "paraphrase", 31),
-    _q("What was the old storage engine?", "paraphrase", 19),
-    _q("How much money can we spend on servers?", "paraphrase", 29),
-    _q("What food should we avoid when the team eats with Alice?", "paraphrase", 22),
-    _q("order 4821", "exact", 7),
-    _q("order 4812", "exact", 14),
-    _q("5190", "exact", 13),
-    _q("Is there any news on VDB-1377?", "exact", 11),
-    _q("INV-20931", "exact", 26),
-    _q("Tomasz Wiśniewski", "rare name", 27),
-    _q("Jepsen", "rare name", 25),
-    _q("Marcus Lindqvist", "rare name", 16),
-    _q("Priya", "rare name", 10, 18),
-    _q("What consensus algorithm does VelocityDB use?", "mixed", 3),
-    _q("Alice's language preference", "mixed", 1),
-    _q("When does Alice meet the infrastructure team?", "mixed", 4),
-    _q("Who reviews the Raft replication PRs?", "mixed", 8),
-    _q("Which languages can clients use to talk to VelocityDB?", "mixed", 28),
-    _q("How much RAM does her computer have?", "mixed", 23),
-]
-
-
 def build_eval_memory(embedder: Embedder | None = None, rrf_k: int = 60) -> HybridMemory:
-    """A fresh in-process ``HybridMemory`` holding ``EVAL_MEMORIES`` as ``mem_0001`` … ``mem_0031``."""
-    memory = HybridMemory(embedder, rrf_k=rrf_k)
+    """A fresh ``HybridMemory`` in the seed's mode (RRF, no query stop words) holding ``EVAL_MEMORIES``."""
+    memory = HybridMemory(embedder, fusion=RRF(rrf_k), stopwords=())
     memory.store_many([text for text, _ in EVAL_MEMORIES], [{"category": cat} for _, cat in EVAL_MEMORIES])
     return memory
 
@@ -116,7 +77,7 @@ def rankings(memory: MemoryBackend, query: str, rrf_k: int | None = None) -> dic
     ranking orders hits by ``vector_rank``, the keyword ranking by
     ``keyword_rank`` and leaves out memories that share no word with the query
     (their rank is ``None``), and the fused ranking is the order ``search``
-    returned. With ``rrf_k`` the two rankings are fused again with that constant.
+    returned. With ``rrf_k`` the two rankings are fused again by RRF with that constant.
     """
     hits = memory.search(query, top_k=max(len(memory), 1))
     if any(hit.vector_rank is None for hit in hits):
@@ -132,82 +93,117 @@ def rankings(memory: MemoryBackend, query: str, rrf_k: int | None = None) -> dic
     return {"vector": vector, "keyword": keyword, "fused": fused}
 
 
-def first_relevant_rank(ranking: Sequence[str], relevant: Sequence[str]) -> int | None:
-    """The rank (from 1) of the first relevant id in ``ranking``, or ``None`` if none is in it."""
-    return next((rank for rank, item in enumerate(ranking, start=1) if item in relevant), None)
-
-
-def recall_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int) -> float:
-    """The fraction of the relevant ids found in the top ``k`` of ``ranking`` (0.0 … 1.0)."""
-    if not relevant:
-        raise ValueError("recall needs at least one relevant id")
-    return len(set(ranking[:k]) & set(relevant)) / len(set(relevant))
-
-
-def reciprocal_rank(ranking: Sequence[str], relevant: Sequence[str]) -> float:
-    """1 / rank of the first relevant id, or 0.0 when the ranking holds none; MRR is its mean."""
-    rank = first_relevant_rank(ranking, relevant)
-    return 1.0 / rank if rank else 0.0
+# ------------------------------------------------------------------ lesson 05: a labelled split, scored once
 
 
 @dataclass(frozen=True)
-class QueryResult:
-    """One labelled query with the three rankings the memory produced for it."""
+class ScoredSplit:
+    """Every query of one split scored against every document, by cosine and by BM25.
 
-    query: EvalQuery
-    rankings: dict[str, list[str]]
+    ``cosine[q, d]`` is float32 as ``HybridMemory`` computes it; ``bm25[stop][q, d]``
+    is BM25 with the query's stop words dropped (``stop=True``, the kit's default)
+    or kept (``stop=False``, the seed's behaviour).
+    """
 
-    def rank(self, name: str) -> int | None:
-        """Where ranking ``name`` (vector, keyword or fused) put the first relevant memory."""
-        return first_relevant_rank(self.rankings[name], self.query.relevant)
+    dataset: str
+    split: str
+    queries: tuple[LabelledQuery, ...]
+    doc_ids: tuple[str, ...]
+    cosine: np.ndarray
+    bm25: dict[bool, np.ndarray]
+    vector_rank: np.ndarray  # ranks(cosine) per query, kept because every method breaks ties with it
 
-    def verdict(self) -> str:
-        """Fusion compared with the better single ranking: "helps", "same" or "hurts"."""
-        big = len(self.rankings["vector"]) + 1  # "not found" ranks below everything
-        single = min(self.rank("vector") or big, self.rank("keyword") or big)
-        fused = self.rank("fused") or big
-        return "helps" if fused < single else "same" if fused == single else "hurts"
+    def ranking(self, q: int, method: str | Fusion, stopwords: bool = True, depth: int = 100) -> list[str]:
+        """Document ids for query number ``q``, best first: ``method`` is "vector", "keyword" or a fusion."""
+        cosine, bm25 = self.cosine[q], self.bm25[stopwords][q]
+        if method == "vector":
+            key, candidates = self.vector_rank[q], np.arange(len(cosine))
+        elif method == "keyword":
+            candidates = np.flatnonzero(bm25 > 0)  # documents sharing no word with the query are left out
+            key = ranks(bm25, candidates)
+        elif hasattr(method, "fuse"):
+            # fused score first, then the vector rank; as a single key: the score, nudged by rank
+            fused = method.fuse(cosine, bm25)
+            candidates = np.arange(len(cosine))
+            if depth < len(fused):  # only what can reach the top `depth` needs sorting (ties at the cut kept)
+                candidates = np.flatnonzero(fused >= np.partition(fused, len(fused) - depth)[len(fused) - depth])
+            order = candidates[np.lexsort((self.vector_rank[q][candidates], -fused[candidates]))]
+            return [self.doc_ids[i] for i in order[:depth]]
+        else:
+            raise ValueError(f"unknown method {method!r}; use 'vector', 'keyword' or a fusion such as RRF(60)")
+        order = candidates[np.argsort(key[candidates], kind="stable")]
+        return [self.doc_ids[i] for i in order[:depth]]
 
+    def rankings(self, method: str | Fusion, stopwords: bool = True, depth: int = 100) -> list[list[str]]:
+        """``ranking`` for every query of the split, in query order."""
+        return [self.ranking(q, method, stopwords, depth) for q in range(len(self.queries))]
 
-def evaluate(
-    memory: MemoryBackend, queries: Sequence[EvalQuery] = EVAL_QUERIES, rrf_k: int | None = None
-) -> list[QueryResult]:
-    """Rank every memory for every query under the three rankings (see ``rankings``)."""
-    return [QueryResult(query, rankings(memory, query.text, rrf_k)) for query in queries]
-
-
-def summarize(results: Sequence[QueryResult], k: int = 3) -> dict[str, dict[str, float]]:
-    """Mean recall@k and MRR per ranking: ``{"vector": {"recall@3": …, "MRR": …}, …}``."""
-    summary = {}
-    for name in RANKINGS:
-        recalls = [recall_at_k(r.rankings[name], r.query.relevant, k) for r in results]
-        rrs = [reciprocal_rank(r.rankings[name], r.query.relevant) for r in results]
-        summary[name] = {f"recall@{k}": sum(recalls) / len(results), "MRR": sum(rrs) / len(results)}
-    return summary
-
-
-def results_table(results: Sequence[QueryResult], title: str | None = None) -> Table:
-    """Per query: its kind, the rank of the first relevant memory under each ranking, and fusion's verdict."""
-    rows = [(r.query.text, r.query.kind, ", ".join(r.query.relevant), r.rank("vector"), r.rank("keyword"),
-             r.rank("fused"), r.verdict()) for r in results]
-    return Table(rows, ["query", "kind", "relevant", "vector", "keyword", "fused", "fusion"], title)
-
-
-def summary_table(results: Sequence[QueryResult], k: int = 3, title: str | None = None) -> Table:
-    """One row per ranking with its recall@k and MRR over ``results``."""
-    summary = summarize(results, k)
-    return Table([(name, *summary[name].values()) for name in RANKINGS], ["ranking", f"recall@{k}", "MRR"], title,
-                 digits=3)
+    def scores(self, rankings_: Sequence[Sequence[str]], metric: str) -> np.ndarray:
+        """``metric`` (e.g. "recall@5", "nDCG@10", "MRR") of each ranking against its query's labels."""
+        return np.array([score(metric, ranking, query.relevant) for ranking, query in zip(rankings_, self.queries)])
 
 
-def kind_table(results: Sequence[QueryResult], k: int = 3, title: str | None = None) -> Table:
-    """recall@k and MRR of each ranking, per kind of query (paraphrase, exact, rare name, mixed)."""
+def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dict[str, ScoredSplit]:
+    """Score every query of every split against every document of ``dataset``: ``{"dev": …, "heldout": …}``.
+
+    The steps are ``HybridMemory``'s: the documents embedded in one batch and
+    normalised, then the queries, cosine by the same ``einsum``, BM25 from a
+    ``BM25Index`` over ``tokenize``. No memory object is built, so no hit is
+    materialised for each of thousands of documents per query, and the documents
+    are embedded once for both splits. Reading the held-out scores is still up to
+    you: a lesson looks at them once, at the end.
+    """
+    embedder = embedder if embedder is not None else default_embedder()
+    matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
+    index = BM25Index()
+    for document in dataset.documents:
+        index.add(tokenize(document.text))
+    doc_ids = tuple(d.id for d in dataset.documents)
+    scored = {}
+    for split, queries in dataset.queries.items():
+        if not queries:
+            continue
+        # One batch is bit-identical to embedding each query alone (as search does), and far faster.
+        query_vectors = normalize(np.asarray(embedder.embed([q.text for q in queries]), dtype=np.float32))
+        cosine = np.stack([np.einsum("ij,j->i", matrix, vector) for vector in query_vectors])
+        bm25 = {stop: np.stack([index.scores(tokenize(q.text, STOPWORDS if stop else ())) for q in queries])
+                for stop in (True, False)}
+        vector_rank = np.stack([ranks(row) for row in cosine])
+        scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank)
+    return scored
+
+
+# ------------------------------------------------------------------ lesson 05: tuning on dev
+
+
+@dataclass(frozen=True)
+class AblationRow:
+    """One setting's mean scores on a split: recall@1 … recall@len(recall), nDCG@10 and MRR."""
+
+    stopwords: bool
+    method: str  # "vector", "keyword", or a fusion's name such as "rrf(k=60)" or "convex(w=0.5)"
+    recall: tuple[float, ...]
+    ndcg: float
+    mrr: float
+
+
+def method_name(method: str | Fusion) -> str:
+    """The name a table shows for a method: itself for "vector"/"keyword", else the fusion's ``name``."""
+    return method if isinstance(method, str) else method.name
+
+
+def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 10) -> list[AblationRow]:
+    """Mean recall@1…``max_k``, nDCG@10 and MRR of every method, with query stop words dropped and kept.
+
+    Computed once, this is the whole table a tuning widget reads from; nothing is
+    searched again when the learner moves a slider.
+    """
     rows = []
-    for kind in dict.fromkeys(r.query.kind for r in results):  # kinds in the order they first appear
-        subset = [r for r in results if r.query.kind == kind]
-        summary = summarize(subset, k)
-        rows.append((kind, len(subset), *(summary[name][f"recall@{k}"] for name in RANKINGS),
-                     *(summary[name]["MRR"] for name in RANKINGS)))
-    headers = ["kind", "queries", *(f"{name} recall@{k}" for name in RANKINGS), *(f"{name} MRR" for name in RANKINGS)]
-    return Table(rows, headers, title, digits=3)
-
+    for stopwords in (True, False):
+        for method in methods:
+            ranked = scored.rankings(method, stopwords)
+            recall = tuple(float(scored.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1))
+            rows.append(AblationRow(stopwords, method_name(method), recall,
+                                    float(scored.scores(ranked, "nDCG@10").mean()),
+                                    float(scored.scores(ranked, "MRR").mean())))
+    return rows
