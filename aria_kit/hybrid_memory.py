@@ -26,14 +26,14 @@ instance per thread (they may share a file).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.embeddings import default_embedder, normalize
-from aria_kit.fusion import fused_scores, ranks
+from aria_kit.fusion import DEFAULT_FUSION, RRF, Fusion, ranks
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 from aria_kit.memory_rules import check_batch, check_text, make_memory_id, seq_of
 from aria_kit.persistence import MemoryFile
@@ -41,11 +41,13 @@ from aria_kit.persistence import MemoryFile
 class HybridMemory(MemoryBackend):
     """Vector + BM25 memory fused by RRF, in process or backed by an SQLite file at ``path``."""
 
-    def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int = 60) -> None:
-        if rrf_k < 0:
-            raise ValueError(f"rrf_k must be >= 0, got {rrf_k}")
+    def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
+                 fusion: Fusion | None = None, stopwords: Collection[str] = ()) -> None:
+        if rrf_k is not None and fusion is not None:
+            raise ValueError("give either rrf_k (RRF with that constant) or fusion, not both")
         self.embedder = embedder if embedder is not None else default_embedder()
-        self.rrf_k = rrf_k
+        self.fusion = RRF(rrf_k) if rrf_k is not None else fusion if fusion is not None else DEFAULT_FUSION
+        self.stopwords = frozenset(stopwords)  # dropped from queries only, so the index never depends on them
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self._file = MemoryFile(path, self.embedder.name, self.dim) if path is not None else None
@@ -156,9 +158,9 @@ class HybridMemory(MemoryBackend):
         # The matrix-vector product via einsum, not `@`: BLAS hands a product this size to worker threads,
         # and on a busy shared machine (Binder) waking them takes milliseconds, far longer than the sum.
         cosine = np.einsum("ij,j->i", self._matrix[: len(self._records)], self._embed([query])[0])[rows]
-        bm25 = self._bm25.scores(tokenize(query))[rows]
+        bm25 = self._bm25.scores(tokenize(query, self.stopwords))[rows]
         vector_rank, keyword_rank = ranks(cosine), ranks(bm25, np.flatnonzero(bm25 > 0))
-        fused = fused_scores([vector_rank, keyword_rank], self.rrf_k)
+        fused = self.fusion.fuse(cosine, bm25)
         # Sort only the contenders: scores at or above the top_k-th best (ties at the cut included).
         cut = np.partition(fused, len(fused) - top_k)[len(fused) - top_k] if top_k < len(fused) else -np.inf
         best = np.flatnonzero(fused >= cut)
@@ -166,6 +168,11 @@ class HybridMemory(MemoryBackend):
         records = [self._records[rows[i]] for i in order]
         return [Hit(r.id, r.text, dict(r.metadata), float(fused[i]), float(cosine[i]), float(bm25[i]),
                     int(vector_rank[i]), int(keyword_rank[i]) or None) for r, i in zip(records, order)]
+
+    @property
+    def rrf_k(self) -> int | None:
+        """The RRF constant when this memory fuses by RRF, else ``None``."""
+        return self.fusion.k if isinstance(self.fusion, RRF) else None
 
     def list_all(self) -> list[MemoryRecord]:
         """Every stored memory, oldest first."""
