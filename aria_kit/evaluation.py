@@ -19,6 +19,7 @@ only reads it. The metrics are ``measuring.py``'s; this module draws nothing
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,7 +29,7 @@ from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
 from aria_kit.datasets import LabelledQuery, LabelledSet
 from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.embeddings import default_embedder, normalize
-from aria_kit.fusion import RRF, Fusion, ranks, reciprocal_rank_fusion
+from aria_kit.fusion import DEFAULT_FUSION, RRF, Fusion, ranks, reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder, MemoryBackend
 from aria_kit.measuring import score
@@ -185,6 +186,12 @@ class AblationRow:
     recall: tuple[float, ...]
     ndcg: float
     mrr: float
+
+
+def kit_default() -> tuple[Fusion, bool]:
+    """What ``HybridMemory()`` does when told nothing: its fusion, and whether it drops query stop words."""
+    defaults = inspect.signature(HybridMemory.__init__).parameters
+    return DEFAULT_FUSION, bool(defaults["stopwords"].default)
 
 
 def method_name(method: str | Fusion) -> str:

@@ -18,7 +18,8 @@ from aria_kit.charts import (  # noqa: E402
     COLUMNS,
     idf_curves,
     memory_colours,
-    plot_evaluation,
+    plot_recall_curves,
+    plot_wins_losses,
     plot_idf,
     plot_rank_shift,
     plot_score_components,
@@ -29,14 +30,14 @@ from aria_kit.charts import (  # noqa: E402
     shown_rows,
 )
 from aria_kit.demo_data import SHOWDOWN_QUERIES, seed_memory  # noqa: E402
-from aria_kit.evaluation import EVAL_QUERIES, build_eval_memory, evaluate, rankings  # noqa: E402
-from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
+from aria_kit.evaluation import build_eval_memory, rankings  # noqa: E402
+from aria_kit.fusion import RRF, reciprocal_rank_fusion  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def demo():
-    memory = HybridMemory()
+    memory = HybridMemory(fusion=RRF(60), stopwords=())  # the seed's mode, as lesson 04 uses it
     seed_memory(memory)
     return memory
 
@@ -188,20 +189,39 @@ def test_score_components_draw_cosine_bm25_and_fused_for_the_same_hits(demo):
     assert fig.axes[0].get_ylabel() and query in fig._suptitle.get_text()
 
 
-def test_evaluation_chart_places_each_ranking_at_the_rank_of_the_first_relevant_memory(eval_memory):
-    results = evaluate(eval_memory)
-    fig = plot_evaluation(results)
-    ax = fig.axes[0]
-    worst = max(r.rank(name) or 0 for r in results for name in ("vector", "keyword", "fused"))
-    by_label = {collection.get_label(): collection.get_offsets() for collection in ax.collections}
-    for name, label in (("vector", "vector (cosine)"), ("keyword", "keyword (BM25)"), ("fused", "fused (RRF)")):
-        xs = by_label[label][:, 0]
-        assert list(xs) == [r.rank(name) or worst + 2 for r in results]
-        assert np.allclose(np.round(by_label[label][:, 1]), range(len(results)))
-    assert len(ax.get_yticklabels()) == len(EVAL_QUERIES)
-    assert ax.get_xticklabels()[-1].get_text() == "not found"  # some query has no keyword match
-    assert fig.legends and ax.get_title()
-    _labelled(ax)
+def test_recall_curves_draw_one_line_per_method_and_panel_per_data_set():
+    curves = {"set A": {"vector": [0.1, 0.2, 0.3], "keyword": [0.2, 0.25, 0.3], "rrf(k=60)": [0.15, 0.3, 0.35]},
+              "set B": {"vector": [0.5, 0.6, 0.7], "keyword": [0.4, 0.5, 0.6], "rrf(k=60)": [0.5, 0.65, 0.7]}}
+    fig = plot_recall_curves(curves)
+    assert len(fig.axes) == 2
+    for ax, (name, methods) in zip(fig.axes, curves.items()):
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        assert set(lines) == set(methods) and ax.get_title() == name
+        for method, recall in methods.items():
+            assert list(lines[method].get_xdata()) == [1, 2, 3]
+            assert list(lines[method].get_ydata()) == recall
+        _labelled(ax)
+    assert matplotlib.colors.to_hex(lines["vector"].get_color()) == matplotlib.colors.to_hex("tab:blue")
+    assert fig.axes[0].get_legend() is not None and fig._suptitle.get_text()
+
+
+def test_wins_losses_draw_wins_right_losses_left_and_the_interval_around_the_difference():
+    comparisons = [("fused vs vector", {"wins": 12, "losses": 5, "ties": 40, "difference": 0.03, "low": -0.01,
+                                        "high": 0.07}),
+                   ("fused vs keyword", {"wins": 3, "losses": 9, "ties": 45, "difference": -0.04, "low": -0.08,
+                                         "high": -0.01})]
+    fig = plot_wins_losses(comparisons, "recall@5")
+    left, right = fig.axes
+    widths = [patch.get_width() for patch in left.patches]
+    assert widths == [12, 3, -5, -9]  # wins first, then losses drawn to the left
+    assert [t.get_text() for t in left.get_yticklabels()] == ["fused vs vector", "fused vs keyword"]
+    assert "40 tied" in [t.get_text() for t in left.texts]
+    dots = right.lines[0]
+    assert list(dots.get_xdata()) == pytest.approx([0.03, -0.04])
+    segments = right.collections[0].get_segments()  # the error bars: from low to high
+    assert [tuple(np.round(seg[:, 0], 6)) for seg in segments] == [(-0.01, 0.07), (-0.08, -0.01)]
+    _labelled(left)
+    assert right.get_xlabel() and "recall@5" in fig._suptitle.get_text()
 
 
 def test_idf_and_similarity_charts_plot_their_data_with_titles_and_labels():
