@@ -20,7 +20,7 @@ only reads it. The metrics are ``measuring.py``'s; this module draws nothing
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +32,8 @@ from aria_kit.embeddings import default_embedder, normalize
 from aria_kit.fusion import DEFAULT_FUSION, RRF, Fusion, ranks, reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder, MemoryBackend
-from aria_kit.measuring import score
+from aria_kit.measuring import METRICS, bootstrap_interval, paired, score
+from aria_kit.tables import Table
 
 RANKINGS = ("vector", "keyword", "fused")
 
@@ -214,3 +215,78 @@ def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 
                                     float(scored.scores(ranked, "nDCG@10").mean()),
                                     float(scored.scores(ranked, "MRR").mean())))
     return rows
+
+
+# ------------------------------------------------------------------ lesson 05: reading the results
+
+Setting = tuple  # (method, drop query stop words?): ("vector", True), (RRF(60), False), …
+
+
+def setting_label(setting: Setting) -> str:
+    """A short name for a setting: the method's name, plus " −stop" when query stop words are dropped."""
+    method, stopwords = setting
+    return method_name(method) + (" −stop" if stopwords and method != "vector" else "")
+
+
+def recall_curve(split: ScoredSplit, setting: Setting, max_k: int = 10) -> list[float]:
+    """Mean recall@1, recall@2, … recall@``max_k`` of ``setting`` over the split's queries."""
+    ranked = split.rankings(*setting)
+    return [float(split.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1)]
+
+
+def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Setting],
+                  metrics: Sequence[str] = METRICS, title: str | None = None) -> Table:
+    """Per data set and setting: each metric's mean over the split's queries, with its 95% bootstrap interval."""
+    rows = []
+    for dataset, split in scored.items():
+        for label, (method, stopwords) in settings.items():
+            ranked = split.rankings(method, stopwords)
+            row = [dataset, label]
+            for metric in metrics:
+                values = split.scores(ranked, metric)
+                low, high = bootstrap_interval(values)
+                row.append(f"{values.mean():.3f} [{low:.3f}, {high:.3f}]")
+            rows.append(row)
+    return Table(rows, ["data set", "setting", *metrics], title)
+
+
+def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "recall@5") -> dict[str, float]:
+    """Setting ``a`` against ``b`` query by query: wins, losses, ties, mean difference and its 95% interval."""
+    first = split.scores(split.rankings(*a), metric)
+    second = split.scores(split.rankings(*b), metric)
+    wins, losses, ties = paired(first, second)
+    low, high = bootstrap_interval(first - second)
+    return {"wins": wins, "losses": losses, "ties": ties, "difference": float((first - second).mean()),
+            "low": low, "high": high}
+
+
+def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n: int = 5, words: int = 9) -> Table:
+    """The ``n`` queries whose first relevant document ``setting`` ranks lowest, with what it ranked first.
+
+    Ranks are exact (every document is ranked, not only the top 100), and the
+    same query's rank under vector and keyword search is shown beside, so you
+    can tell a fusion failure from a failure of both rankings.
+    """
+    texts = {document.id: document.text for document in dataset.documents}
+    everything = len(split.doc_ids)
+
+    def first_rank(ranking: list[str], relevant: Sequence[str]) -> int | None:
+        return next((rank for rank, item in enumerate(ranking, 1) if item in relevant), None)
+
+    def words_of(text: str) -> str:
+        head = text.split()
+        return " ".join(head[:words]) + (" …" if len(head) > words else "")
+
+    rows = []
+    for q, query in enumerate(split.queries):
+        ranking = split.ranking(q, setting[0], setting[1], depth=everything)
+        rank = first_rank(ranking, query.relevant)
+        others = [first_rank(split.ranking(q, m, setting[1], depth=everything), query.relevant)
+                  for m in ("vector", "keyword")]
+        rows.append((rank or everything + 1, q, [query.text, words_of(texts[query.relevant[0]]), rank, *others,
+                                                   words_of(texts[ranking[0]])]))
+    worst = sorted(rows, key=lambda row: (-row[0], row[1]))[:n]  # lowest rank first; ties in query order
+    return Table([row for _, _, row in worst], ["question", "labelled answer (first words)", "rank", "vector",
+                                                "keyword", "ranked first instead"],
+                 f"{split.dataset} / {split.split}: the {n} worst queries for {setting_label(setting)} "
+                 "(— = not ranked at all)")
