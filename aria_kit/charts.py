@@ -232,7 +232,7 @@ def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], spli
         ax.set_title(dataset)
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
-    axes[0][0].legend(fontsize=8, loc="upper left")
+    axes[0][0].legend(fontsize=8, loc="lower right")
     fig.suptitle("How many labelled memories each method finds in its top k")
     fig.tight_layout()
     return fig
