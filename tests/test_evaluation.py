@@ -12,14 +12,19 @@ from aria_kit.evaluation import (
     EVAL_MEMORIES,
     ablation,
     build_eval_memory,
+    compare,
+    failure_table,
     kit_default,
     method_name,
     rankings,
+    recall_curve,
     score_dataset,
+    setting_label,
+    summary_table,
 )
 from aria_kit.fusion import RRF, ConvexFusion, reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.measuring import evaluate, fill_memory, score
+from aria_kit.measuring import bootstrap_interval, evaluate, fill_memory, paired, score
 from toy_memory import ToyMemory
 
 SAMPLE_QUERIES = ["What does she drink in the morning?", "5190", "Which dashboards track the database?",
@@ -169,3 +174,92 @@ def test_kit_default_reports_what_a_plain_hybrid_memory_does():
     fusion, stopwords = kit_default()
     plain = HybridMemory()
     assert repr(plain.fusion) == repr(fusion) and bool(plain.stopwords) == stopwords
+
+
+# ---------------------------------------------------------------- what lesson 05 says about the shipped data
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """Both shipped sets scored, and lesson 05's tuning grid on dev, as the notebook computes them."""
+    data = {name: load_dataset(name) for name in ("chitchat", "fanoutqa")}
+    scored = {name: score_dataset(d) for name, d in data.items()}
+    grid = ["vector", "keyword", *(RRF(k) for k in (1, 10, 30, 60, 100)),
+            *(ConvexFusion(w / 10) for w in range(1, 10))]
+    rows = {name: sorted(ablation(s["dev"], grid), key=lambda r: (-r.recall[4], -r.ndcg)) for name, s in scored.items()}
+    by_name = {method_name(m): m for m in grid}
+    tuned = {name: (by_name[r[0].method], r[0].stopwords) for name, r in rows.items()}
+    return data, scored, rows, tuned
+
+
+def test_what_lesson_05_says_about_the_shipped_data_still_holds(shipped):
+    # Lesson 05's takeaways say these things in words; if the data, the embedder or the default
+    # changes, this test says which sentence to rewrite (see notebooks/05_measuring_memory.ipynb).
+    data, scored, rows, tuned = shipped
+    default, seed = kit_default(), (RRF(60), False)
+    chat, facts = scored["chitchat"]["dev"], scored["fanoutqa"]["dev"]
+    mean = lambda split, setting, metric: split.scores(split.rankings(*setting), metric).mean()  # noqa: E731
+    # section 3: the better single ranking depends on the data; chitchat ends near 0.25 at k = 10
+    assert mean(chat, ("vector", True), "recall@5") > mean(chat, ("keyword", True), "recall@5")
+    assert all(mean(facts, ("keyword", True), f"recall@{k}") > mean(facts, ("vector", True), f"recall@{k}")
+               for k in range(1, 11))
+    for setting in (("vector", True), ("keyword", True), seed, default):
+        assert 0.2 <= mean(chat, setting, "recall@10") <= 0.3
+    # section 4: which dev intervals stay clear of 0
+    clear = {(name, other): compare(split, default, setting)["low"] > 0
+             for name, split in (("chitchat", chat), ("fanoutqa", facts))
+             for other, setting in (("vector", ("vector", True)), ("keyword", ("keyword", True)), ("seed", seed))}
+    assert {key for key, is_clear in clear.items() if is_clear} == {
+        ("chitchat", "keyword"), ("chitchat", "seed"), ("fanoutqa", "vector")}
+    # section 5: the five worst chitchat failures share no word with their answer, and vector ranks them low
+    worst = failure_table(data["chitchat"], chat, default, n=5)
+    assert all(row[3] > 1000 and row[4] is None for row in worst.rows)
+    # section 6: chitchat wants stop words dropped and the vector side; fanoutqa keeps them and leans on keywords
+    (chat_method, chat_stop), (facts_method, facts_stop) = tuned["chitchat"], tuned["fanoutqa"]
+    assert chat_stop and not facts_stop
+    assert isinstance(chat_method, ConvexFusion) and chat_method.weight == 0.8
+    assert isinstance(facts_method, ConvexFusion) and facts_method.weight <= 0.5
+    assert all(r[0].recall[4] - r[4].recall[4] <= 0.025 for r in rows.values())
+    # section 7: tuning on dev does not beat the default on held-out; the default beats the seed, clearly on fanoutqa
+    chat_h, facts_h = scored["chitchat"]["heldout"], scored["fanoutqa"]["heldout"]
+    tuned_chat = compare(chat_h, tuned["chitchat"], default)
+    assert tuned_chat["losses"] > tuned_chat["wins"] and tuned_chat["low"] < 0 < tuned_chat["high"]
+    tuned_facts = compare(facts_h, tuned["fanoutqa"], default)
+    assert tuned_facts["low"] < 0 < tuned_facts["high"]
+    assert compare(facts_h, default, seed)["low"] > 0
+    chat_vs_seed = compare(chat_h, default, seed)
+    assert chat_vs_seed["difference"] > 0 > chat_vs_seed["low"]
+
+
+def test_compare_pairs_the_same_queries_and_bootstraps_their_differences(small_set):
+    split = score_dataset(small_set)["dev"]
+    a, b = (RRF(60), False), ("vector", True)
+    first, second = split.scores(split.rankings(*a), "MRR"), split.scores(split.rankings(*b), "MRR")
+    result = compare(split, a, b, "MRR")
+    assert (result["wins"], result["losses"], result["ties"]) == paired(first, second)
+    assert (result["low"], result["high"]) == bootstrap_interval(first - second)
+    assert result["difference"] == pytest.approx((first - second).mean())
+
+
+def test_recall_curve_summary_and_labels_agree_with_the_ablation_rows(small_set):
+    split = score_dataset(small_set)["dev"]
+    row = ablation(split, [ConvexFusion(0.5)], max_k=4)[0]  # stop words dropped comes first
+    assert recall_curve(split, (ConvexFusion(0.5), True), max_k=4) == pytest.approx(list(row.recall))
+    table = summary_table({"small": split}, {"v": ("vector", True), "c": (ConvexFusion(0.5), True)}, ("MRR",))
+    assert [r[:2] for r in table.rows] == [["small", "v"], ["small", "c"]] and table.headers == ["data set", "setting",
+                                                                                                  "MRR"]
+    assert table.rows[1][2].startswith(f"{row.mrr:.3f} [")
+    assert setting_label((ConvexFusion(0.5), True)) == "convex(w=0.5) −stop"
+    assert setting_label(("vector", True)) == "vector" and setting_label((RRF(60), False)) == "rrf(k=60)"
+
+
+def test_failure_table_lists_the_lowest_ranked_answers_with_exact_ranks(small_set):
+    split = score_dataset(small_set)["heldout"]
+    table = failure_table(small_set, split, (RRF(60), False), n=2)
+    ranks_ = [row[2] for row in table.rows]
+    everything = len(small_set.documents)
+    full = {q.text: split.ranking(i, RRF(60), False, depth=everything) for i, q in enumerate(split.queries)}
+    for row in table.rows:
+        query = next(q for q in split.queries if q.text == row[0])
+        assert row[2] == min(full[row[0]].index(r) + 1 for r in query.relevant)
+    assert ranks_ == sorted(ranks_, reverse=True) and len(table.rows) == 2
