@@ -12,7 +12,8 @@ Fusion, and ``tune`` picks the weight on your own labelled queries). A memory wi
 BM25 score 0 shares no word with the query and is left out of the keyword ranking
 rather than ranked last: no keyword evidence, no keyword credit (``keyword_rank``
 is ``None``). Equal fused scores go to the better vector rank, equal cosines to
-the older memory.
+the older memory. ``QdrantMemory`` fuses as ``fusion=RRF(60), stopwords=()`` does;
+``fusion`` and ``stopwords`` are settings of this object, not saved in the file.
 
 Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
 of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,

@@ -141,8 +141,7 @@ def fill_memory(dataset: LabelledSet, memory: MemoryBackend) -> dict[str, str]:
     """Store every document of ``dataset`` in the empty ``memory``; return {memory id: document id}."""
     texts = [document.text for document in dataset.documents]
     metadatas = [{**document.metadata, "doc_id": document.id} for document in dataset.documents]
-    ids = memory.store_many(texts, metadatas) if hasattr(memory, "store_many") else [
-        memory.store(text, metadata) for text, metadata in zip(texts, metadatas)]
+    ids = memory.store_many(texts, metadatas)
     return {memory_id: document.id for memory_id, document in zip(ids, dataset.documents)}
 
 
