@@ -2,7 +2,7 @@
 
 Every chart is split into a small pure function that computes its data
 (``rank_table``, ``shown_rows``, ``score_rows``, ``idf_curves``; lesson 05's
-curves and comparisons come from ``evaluation`` and ``measuring``) — which the
+curves and comparisons come from ``tuning`` and ``measuring``) — which the
 tests check — and a plotting function that only draws it, with a title, axis labels and a legend
 where one is needed. End a notebook cell with ``plt.show()`` after calling one.
 
