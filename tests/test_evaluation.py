@@ -79,6 +79,9 @@ def test_what_lesson_04_says_about_its_showdown_queries_still_holds(memory):
     assert dashboards["fused"].index("mem_0031") + 1 == 2
     drink = rankings(memory, "What does she drink in the morning?")
     assert drink["vector"][0] == "mem_0015" and "mem_0015" not in drink["keyword"]
+    texts = {record.id: set(tokenize(record.text)) for record in memory.list_all()}
+    shared = set().union(*(texts[i] & set(tokenize("What does she drink in the morning?")) for i in drink["keyword"]))
+    assert len(drink["keyword"]) == 15 and shared == {"the", "in"}  # "fifteen memories that share only the or in"
     assert _fused_rank(memory, "What does she drink in the morning?", "mem_0015") == 16
     assert _fused_rank(memory, "What does she drink in the morning?", "mem_0015", rrf_k=1) == 2
     assert _fused_rank(memory, "Which dashboards track the database?", "mem_0031", rrf_k=1) == 5

@@ -123,21 +123,34 @@ def test_what_lesson_05_says_about_the_shipped_data_still_holds(shipped):
     default, seed = kit_default(), (RRF(60), False)
     chat, facts = scored["chitchat"]["dev"], scored["fanoutqa"]["dev"]
     mean = lambda split, setting, metric: split.scores(split.rankings(*setting), metric).mean()  # noqa: E731
-    # section 3: the better single ranking depends on the data; chitchat ends near 0.25 at k = 10
+    # section 3: the better single ranking depends on the data; on chitchat the default leads at every k
     assert mean(chat, ("vector", True), "recall@5") > mean(chat, ("keyword", True), "recall@5")
     assert all(mean(facts, ("keyword", True), f"recall@{k}") > mean(facts, ("vector", True), f"recall@{k}")
                for k in range(1, 11))
-    for setting in (("vector", True), ("keyword", True), seed, default):
-        assert 0.2 <= mean(chat, setting, "recall@10") <= 0.3
+    curves = {name: recall_curve(chat, setting) for name, setting in (("vector", ("vector", True)),
+                                                                       ("keyword", ("keyword", True)),
+                                                                       ("seed", seed), ("default", default))}
+    assert all(curves["default"][k] >= max(c[k] for c in curves.values()) for k in range(10))
+    assert 0.2 <= curves["default"][9] <= 0.3  # "barely one question in four at k = 10"
+    facts_keyword = recall_curve(facts, ("keyword", True))
+    for setting in (seed, default):  # "the fused settings follow keyword search closely"
+        assert all(abs(f - w) <= 0.025 for f, w in zip(recall_curve(facts, setting), facts_keyword))
+    keyword_ahead = [w > v for v, w in zip(curves["vector"], curves["keyword"])]
+    assert keyword_ahead == [True] * 3 + [False] * 7  # "ahead up to k = 3, behind from k = 4 on"
     # section 4: which dev intervals stay clear of 0
     clear = {(name, other): compare(split, default, setting)["low"] > 0
              for name, split in (("chitchat", chat), ("fanoutqa", facts))
              for other, setting in (("vector", ("vector", True)), ("keyword", ("keyword", True)), ("seed", seed))}
     assert {key for key, is_clear in clear.items() if is_clear} == {
         ("chitchat", "keyword"), ("chitchat", "seed"), ("fanoutqa", "vector")}
+    for split in (chat, facts):  # "most questions tie"
+        for setting in (("vector", True), ("keyword", True), seed):
+            result = compare(split, default, setting)
+            assert result["ties"] > result["wins"] + result["losses"]
     # section 5: the five worst chitchat failures share no word with their answer, and vector ranks them low
     worst = failure_table(data["chitchat"], chat, default, n=5)
     assert all(row[3] > 1000 and row[4] is None for row in worst.rows)
+    assert "what does that mean?" in [row[0] for row in worst.rows]  # quoted in the takeaway
     # section 6: chitchat wants stop words dropped and the vector side; fanoutqa keeps them and leans on keywords
     (chat_method, chat_stop), (facts_method, facts_stop) = tuned["chitchat"], tuned["fanoutqa"]
     assert chat_stop and not facts_stop
@@ -149,7 +162,7 @@ def test_what_lesson_05_says_about_the_shipped_data_still_holds(shipped):
     tuned_chat = compare(chat_h, tuned["chitchat"], default)
     assert tuned_chat["losses"] > tuned_chat["wins"] and tuned_chat["low"] < 0 < tuned_chat["high"]
     tuned_facts = compare(facts_h, tuned["fanoutqa"], default)
-    assert tuned_facts["low"] < 0 < tuned_facts["high"]
+    assert tuned_facts["low"] < 0 < tuned_facts["high"] and abs(tuned_facts["wins"] - tuned_facts["losses"]) <= 5
     assert compare(facts_h, default, seed)["low"] > 0
     chat_vs_seed = compare(chat_h, default, seed)
     assert chat_vs_seed["difference"] > 0 > chat_vs_seed["low"]
