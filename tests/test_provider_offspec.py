@@ -20,7 +20,7 @@ import pytest
 from fake_openai_server import FakeOpenAIServer, Reply, chat_reply, error_reply, fake_openai, tool_call  # noqa: F401
 
 from aria_kit.agent import AutonomousAgent
-from aria_kit.embeddings import OpenAIEmbedder
+from aria_kit.openai_embedder import OpenAIEmbedder
 from aria_kit.openai_provider import OpenAIProvider, ProviderError, make_client
 from aria_kit.persona import ARIA
 from toy_memory import ToyMemory

@@ -240,11 +240,10 @@ def test_default_provider_uses_openai_with_key_and_sends_nothing(fake_openai: Fa
 
 
 def test_openai_embedder_sends_texts_and_returns_unit_rows(fake_openai: FakeOpenAIServer) -> None:
-    embeddings = pytest.importorskip("aria_kit.embeddings")
-    if not hasattr(embeddings, "OpenAIEmbedder"):
-        pytest.skip("aria_kit.embeddings has no OpenAIEmbedder yet")
+    from aria_kit.openai_embedder import OpenAIEmbedder
+
     fake_openai.reply(embeddings_reply([[3.0, 4.0], [0.0, 2.0]]))
-    embedder = embeddings.OpenAIEmbedder(client=make_client(api_key="sk-test", base_url=fake_openai.url))
+    embedder = OpenAIEmbedder(client=make_client(api_key="sk-test", base_url=fake_openai.url))
     vectors = embedder.embed(["Alice likes Rust.", "VelocityDB uses Raft."])
     np.testing.assert_allclose(vectors, [[0.6, 0.8], [0.0, 1.0]], rtol=1e-6)
     (request,) = fake_openai.requests
