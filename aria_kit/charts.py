@@ -6,8 +6,8 @@ curves and comparisons come from ``tuning`` and ``measuring``) — which the
 tests check — and a plotting function that only draws it, with a title, axis labels and a legend
 where one is needed. End a notebook cell with ``plt.show()`` after calling one.
 
-This is one of the two modules allowed to import matplotlib (the chat widget is
-the other), and it imports pyplot only inside the plotting functions, so
+This is the only module that imports matplotlib (as ``chat_widget.py`` is the
+only one that imports ipywidgets), and it imports pyplot only inside the plotting functions, so
 ``import aria_kit`` stays fast and headless. It computes no rankings of its own:
 they come from ``evaluation.rankings``, i.e. from ``HybridMemory.search``. Lesson 04's
 bump charts name memories by their first words (``short_label``) and take one colour per
