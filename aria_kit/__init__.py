@@ -26,10 +26,11 @@ LESSONS: dict[str, int] = {
     "embeddings": 2,
     "bm25": 3,
     "fusion": 4, "memory_rules": 4, "persistence": 4, "hybrid_memory": 4, "evaluation": 4,
+    "datasets": 5, "measuring": 5, "tuning": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
     "persona": 7,
-    "scripted": 8, "offline": 8, "openai_provider": 8, "agent": 8,
+    "scripted": 8, "offline": 8, "reply_limits": 8, "openai_provider": 8, "openai_embedder": 8, "agent": 8,
     "demo": 9, "__main__": 9,
     "chat_widget": 11,
     "qdrant_memory": 12,

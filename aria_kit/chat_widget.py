@@ -23,8 +23,9 @@ DeprecationWarning with ipywidgets 8.1), so leaving the box with text in it
 sends it too, and clicking Send with text in the box sends exactly once.
 
 Deliberately absent: streaming tokens, background threads, editing or deleting
-memories from the panel. This and the chart code are the only modules that
-import ipywidgets, so the rest of the kit stays headless.
+memories from the panel. This is the only module that imports ipywidgets (as
+``charts.py`` is the only one that imports matplotlib; ``tests/test_import_direction.py``
+checks both), so the rest of the kit stays headless.
 """
 
 from __future__ import annotations
