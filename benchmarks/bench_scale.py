@@ -82,6 +82,18 @@ def run_hybrid(texts: list[str], searches: int) -> dict[str, float]:
     return {"ingest_s": ingest, "p50_ms": p50, "p99_ms": p99, "store_ms": 1000 * float(np.median(stores))}
 
 
+def run_hybrid_baseline(texts: list[str], searches: int) -> dict[str, float]:
+    """``run_hybrid`` on the older checkout named by ``BENCH_BASELINE`` (bench_memory, imported above, put this
+    checkout first on sys.path, so the older one is put before it and aria_kit imported afresh)."""
+    sys.path.insert(0, os.environ["BENCH_BASELINE"])
+    for module in [m for m in sys.modules if m == "aria_kit" or m.startswith("aria_kit.")]:
+        del sys.modules[module]
+    import aria_kit
+
+    assert aria_kit.__file__.startswith(os.environ["BENCH_BASELINE"]), aria_kit.__file__
+    return run_hybrid(texts, searches)
+
+
 def run_bm25_ours(texts: list[str], searches: int) -> dict[str, float]:
     from aria_kit.bm25 import BM25Index, tokenize
 
@@ -206,7 +218,7 @@ def precision_lever(size: int) -> None:
               f" recall@10 vs float32 {np.mean(recall):.3f}")
 
 
-ENGINES = {"hybrid": run_hybrid, "hybrid-main": run_hybrid, "bm25-ours": run_bm25_ours, "bm25s": run_bm25s,
+ENGINES = {"hybrid": run_hybrid, "hybrid-main": run_hybrid_baseline, "bm25-ours": run_bm25_ours, "bm25s": run_bm25s,
            "edge": run_edge, "edge-no-hnsw": lambda texts, searches: run_edge(texts, searches, build_hnsw=False),
            "qdrant-local": run_qdrant_local}
 LIMITS = {"qdrant-local": 10_000, "edge": 100_000, "edge-no-hnsw": 100_000}  # minutes per size beyond
@@ -267,11 +279,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         for engine in engines:
             if size > LIMITS.get(engine, size):
                 continue
-            repo = args.baseline if engine == "hybrid-main" else str(HERE.parent)
             searches = 60 if size >= 1_000_000 else 200
             command = [sys.executable, str(Path(__file__).resolve()), "--one", engine, str(size), str(searches)]
             done = subprocess.run(command, capture_output=True, text=True, cwd=HERE.parent,
-                                  env={**os.environ, "PYTHONPATH": repo})
+                                  env={**os.environ, "BENCH_BASELINE": str(Path(args.baseline or ".").resolve())})
             if done.returncode:
                 print(f"{engine} at {size:,}: failed\n{done.stderr[-2000:]}", file=sys.stderr)
                 continue
