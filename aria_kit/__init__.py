@@ -34,6 +34,8 @@ LESSONS: dict[str, int] = {
     "demo": 9, "__main__": 9,
     "chat_widget": 11,
     "qdrant_memory": 12,
+    "exact_top_k": 4,  # HybridMemory's search (lesson 04) sorts only the heads; lesson 13 explains how
+    "approximate_search": 13,
 }
 
 _EXPORTS = {
