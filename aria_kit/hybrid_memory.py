@@ -36,6 +36,7 @@ read. Not thread-safe: use one instance per thread (they may share a file).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 
@@ -300,8 +301,8 @@ def _resized(array: np.ndarray, rows: int) -> np.ndarray:
 def _steps(count: int, what: str) -> Iterator[tuple[int, int]]:
     """``(start, stop)`` steps of ``BATCH`` over ``count`` items, with a progress bar for big jobs.
 
-    tqdm's auto mode draws a widget in a notebook and text in a terminal; ``disable=None`` turns it off
-    when stderr is not a terminal (CI, pipes, nbval).
+    tqdm's auto mode draws a widget in a notebook and text in a terminal. In a notebook the bar is on (someone
+    is watching the cell); elsewhere ``disable=None`` turns it off unless stderr is a terminal (CI, pipes, logs).
     """
     steps = [(start, min(start + BATCH, count)) for start in range(0, count, BATCH)]
     if count < PROGRESS_FROM:
@@ -309,7 +310,9 @@ def _steps(count: int, what: str) -> Iterator[tuple[int, int]]:
         return
     from tqdm.auto import tqdm  # only now: importing it loads ipywidgets in a notebook
 
-    with tqdm(total=count, desc=what, unit=" memories", disable=None) as bar:
+    ipython = sys.modules.get("IPython")
+    in_notebook = ipython is not None and type(ipython.get_ipython()).__name__ == "ZMQInteractiveShell"
+    with tqdm(total=count, desc=what, unit=" memories", disable=False if in_notebook else None) as bar:
         for start, stop in steps:
             yield start, stop
             bar.update(stop - start)
