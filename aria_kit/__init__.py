@@ -1,10 +1,12 @@
 """Aria Kit: the pieces the lessons build, importable and tested.
 
 Each module matches a lesson: ``interfaces`` (01), ``embeddings`` (02), ``bm25``
-(03), ``fusion``, ``memory_rules`` and ``hybrid_memory`` (04), ``schemas``, ``tools`` and
-``calculator`` (05), ``persona`` (06), ``providers``, ``offline``, ``scripted`` and
-``agent`` (07), ``demo`` (08). Charts and the chat widget import matplotlib and
-ipywidgets, so they are never imported from here: ``from aria_kit.charts import …``.
+(03), ``fusion``, ``memory_rules`` and ``hybrid_memory`` (04), ``evaluation`` (05),
+``schemas``, ``tools`` and ``calculator`` (06), ``persona`` (07), ``openai_provider``,
+``offline`` (with ``offline_rules`` and ``offline_arithmetic``), ``scripted`` and ``agent``
+(08), ``demo`` and ``persistence`` (09), ``qdrant_memory`` (12). Charts and the chat
+widget import matplotlib and ipywidgets, so they are never imported from here:
+``from aria_kit.charts import …``.
 
 The names below are imported lazily on first use, so ``import aria_kit`` stays
 fast and importing one module does not load the embedding model. ``QdrantMemory``
