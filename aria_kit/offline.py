@@ -74,9 +74,10 @@ def _names(query: str) -> set[str]:
 def relevant(hits: list[dict[str, str]], query: str) -> tuple[list[dict[str, str]], list[str]]:
     """(the hits that answer ``query``, the content words none of the hits mentions).
 
-    A hit counts when it mentions at least one content word of the question that is
-    not just a name, or when the question has nothing but names; of those, the hits
-    that mention the most content words win.
+    A hit counts when it mentions a content word of the question that is not a name,
+    or a name that not every matching hit mentions (so "Alice" alone does not make
+    every memory about Alice answer "What is Alice's shoe size?"), or when the question
+    has nothing but names; of those, the hits that mention the most content words win.
     """
     wanted = _content_words(query)
     names = _names(query) & set(wanted)
@@ -84,7 +85,9 @@ def relevant(hits: list[dict[str, str]], query: str) -> tuple[list[dict[str, str
     for hit in hits:
         stems = {_stem(t) for t in tokenize(hit["text"])}
         matched.append({w for w, forms in wanted.items() if forms & stems})
-    counted = [(h, m) for h, m in zip(hits, matched) if m - names or (m and not set(wanted) - names)]
+    found = [m for m in matched if m]
+    common = set.intersection(*found) if found else set()  # named by every hit that matches: tells them apart not
+    counted = [(h, m) for h, m in zip(hits, matched) if m - names or m - common or (m and not set(wanted) - names)]
     best = max((len(m) for _, m in counted), default=0)
     missing = [w for w in wanted if w not in names and not any(w in m for m in matched)]
     return [h for h, m in counted if len(m) == best], missing
