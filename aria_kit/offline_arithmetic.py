@@ -5,7 +5,7 @@
 ``("12 * 8.5", "hours")``. The rules, applied in order to a lower-cased copy of the message:
 
 1. numbers that are not quantities are set aside: dates ("March 31"), clock times ("2 PM"),
-   ids ("#4821", "v1.0"); thousands separators go ("2,450" → 2450) and number words
+   ids ("#4821", "v1.0"), ranges of years ("2025-2026"); thousands separators go ("2,450" → 2450) and number words
    become digits ("twenty-one" → 21, "one hundred and five" → 105);
 2. unit conversions ("how many minutes in 3.5 hours", "convert 5 km to miles") use a small
    table of time, length and mass units;
@@ -42,7 +42,8 @@ NUMBER_WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True) + list(SCALES
 WORD_RUN = re.compile(rf"\b(?:{NUMBER_WORD})(?:(?:\s+|-|\s+and\s+)(?:{NUMBER_WORD}))*\b")
 MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 NOT_QUANTITIES = re.compile(rf"\b(?:{MONTHS})\s+\d+(?:st|nd|rd|th)?\b|\b\d+(?:st|nd|rd|th)?\s+(?:{MONTHS})\b"
-                            r"|\b\d+(?::\d+)?\s*[ap]\.?m\b|#\d+|\bv\d+(?:\.\d+)*\b|\b\d+:\d+\b")
+                            r"|\b\d+(?::\d+)?\s*[ap]\.?m\b|#\d+|\bv\d+(?:\.\d+)*\b|\b\d+:\d+\b"
+                            r"|\b(?:19|20)\d\d[-–/](?:19|20)?\d\d\b")  # a range of years is not a subtraction
 PHRASES = [  # (pattern, replacement) applied in order; prefix forms first, they use "and" and "by"
     (rf"\b(?:add|sum of)\s+({NUM})\s+(?:and|to)\s+({NUM})", r"\1 + \2"),
     (rf"\bsubtract\s+({NUM})\s+from\s+({NUM})", r"\2 - \1"),

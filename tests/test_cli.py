@@ -41,6 +41,8 @@ def test_demo_runs_offline_and_shows_the_calculator_and_the_stored_decision():
     assert "No OPENAI_API_KEY" not in out
     assert 'calculator({"expression": "22 * 6.5"}) → 143' in out
     assert "aria: 22 * 6.5 = 143 hours." in out
+    first = out.split("aria: ")[1].split("\n")[0]  # the first answer opens with the project, not Alice's language
+    assert first.startswith("From memory: Alice is working on a distributed key-value store") and "Rust" not in first
     assert "Stored as mem_0008 (category: decision)." in out
     recall = out.split("you:  What storage engine decision did Alice make?")[1].split("you:")[0]
     assert "Alice switched VelocityDB's storage engine from LSM-tree to B-tree. [mem_0008]" in recall
