@@ -74,10 +74,12 @@ def _names(query: str) -> set[str]:
 def relevant(hits: list[dict[str, str]], query: str) -> tuple[list[dict[str, str]], list[str]]:
     """(the hits that answer ``query``, the content words none of the hits mentions).
 
-    A hit counts when it mentions a content word of the question that is not a name,
-    or a name that not every matching hit mentions (so "Alice" alone does not make
-    every memory about Alice answer "What is Alice's shoe size?"), or when the question
-    has nothing but names; of those, the hits that mention the most content words win.
+    When some hit mentions a content word of the question that is not a name, only
+    such hits count ("Alice" alone does not make a memory answer "What is Alice's
+    project?"). Otherwise a name counts where not every matching hit mentions it, or
+    when the question has nothing but names ("Would Rust suit VelocityDB?" lists what
+    is known about each; "What is Alice's shoe size?" quotes nothing). Of the hits that
+    count, those that mention the most content words win.
     """
     wanted = _content_words(query)
     names = _names(query) & set(wanted)
@@ -85,9 +87,12 @@ def relevant(hits: list[dict[str, str]], query: str) -> tuple[list[dict[str, str
     for hit in hits:
         stems = {_stem(t) for t in tokenize(hit["text"])}
         matched.append({w for w, forms in wanted.items() if forms & stems})
-    found = [m for m in matched if m]
-    common = set.intersection(*found) if found else set()  # named by every hit that matches: tells them apart not
-    counted = [(h, m) for h, m in zip(hits, matched) if m - names or m - common or (m and not set(wanted) - names)]
+    if any(m - names for m in matched):  # some hit mentions what is asked, not just who: only those count
+        counted = [(h, m) for h, m in zip(hits, matched) if m - names]
+    else:  # only names matched: a name counts where it tells the hits apart, or when it is all that was asked
+        found = [m for m in matched if m]
+        common = set.intersection(*found) if found else set()
+        counted = [(h, m) for h, m in zip(hits, matched) if m - common or (m and not set(wanted) - names)]
     best = max((len(m) for _, m in counted), default=0)
     missing = [w for w in wanted if w not in names and not any(w in m for m in matched)]
     return [h for h, m in counted if len(m) == best], missing

@@ -12,7 +12,9 @@ The rules are tried in the order of ``RULES``; the first that answers wins:
 - ``lookup``: "explain …", "look up …", "what is a …", "define …" → ``web_search``, plus
   ``memory_search`` when the message also points at something personal;
 - ``small_talk``: greetings, thanks, goodbyes, "how are you", and lines without a word → a reply;
-- ``recall``: any other message → ``memory_search``, one per question in it.
+- ``recall``: any other message → ``memory_search``, one per question in it, for the top
+  ``SEARCH_TOP_K`` memories: search wide, quote narrowly (the answer keeps only the hits
+  that mention what was asked).
 
 A new rule is one function ``(message) -> Plan | None`` and one entry in ``RULES``.
 """
@@ -47,6 +49,7 @@ CATEGORIES = (  # first match wins
     ("decision", r"\b(decided|switched|chose|chosen|picked|moved to|will use)\b"),
     ("task", r"\b(deadline|working on|project|task|due|todo)\b"),
 )
+SEARCH_TOP_K = 5
 QUESTION_SPLIT = re.compile(r",?\s*(?:\band\s+)?(?=\b(?:what|which|who|when|where|how|why)\b)", re.I)
 
 
@@ -71,7 +74,8 @@ def lookup(message: str) -> Plan | None:
     topic = re.split(r"\b(?:and|whether|if|mean|stand)\b|[?,]", message[web.end():], maxsplit=1)[0]
     topic = re.sub(r"^\s*(?:the|an?)\s+", "", topic).strip(" .:") or message
     calls: list[tuple[str, dict[str, Any]]] = [("web_search", {"query": topic})]
-    return calls + [("memory_search", {"query": message})] if PERSONAL.search(message) else calls
+    personal = [("memory_search", {"query": message, "top_k": SEARCH_TOP_K})] if PERSONAL.search(message) else []
+    return calls + personal
 
 
 def small_talk(message: str) -> Plan | None:
@@ -92,7 +96,7 @@ def small_talk(message: str) -> Plan | None:
 
 def recall(message: str) -> Plan:
     """Search memory once per question in the message (the rule of last resort)."""
-    return [("memory_search", {"query": part}) for part in _question_parts(message)]
+    return [("memory_search", {"query": part, "top_k": SEARCH_TOP_K}) for part in _question_parts(message)]
 
 
 RULES = (remember, arithmetic, lookup, small_talk)

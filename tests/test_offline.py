@@ -53,14 +53,14 @@ def test_explicit_lookups_go_to_the_web_and_personal_ones_also_search_memory():
     assert plan("look up RAG") == [("web_search", {"query": "RAG"})]
     calls = plan("Explain LSM-trees, and whether they suit my database")
     assert calls == [("web_search", {"query": "LSM-trees"}),
-                     ("memory_search", {"query": "Explain LSM-trees, and whether they suit my database"})]
+                     ("memory_search", {"query": "Explain LSM-trees, and whether they suit my database", "top_k": 5})]
 
 
 def test_other_questions_search_memory_once_per_question_part():
-    assert plan("Where does Bob live?") == [("memory_search", {"query": "Where does Bob live"})]
+    assert plan("Where does Bob live?") == [("memory_search", {"query": "Where does Bob live", "top_k": 5})]
     assert plan("Where does Bob live, and what is his cat called?") == [
-        ("memory_search", {"query": "Where does Bob live"}),
-        ("memory_search", {"query": "what is his cat called"}),
+        ("memory_search", {"query": "Where does Bob live", "top_k": 5}),
+        ("memory_search", {"query": "what is his cat called", "top_k": 5}),
     ]
 
 
