@@ -13,6 +13,13 @@ must contain depends on the tool:
 
 ``fails`` names what the stand-in cannot do yet, for the cases it gets wrong: the test
 suite expects those to fail (strict xfail), so fixing one is noticed.
+
+History (2026-11-30): the first run of ``CASES`` against the rules as first written passed
+90 of 98; the misses were fixed by general rules (a remainder sign, the typographic minus,
+"take X from Y", "P% tip on X", irregular unit plurals, "could you remember that …",
+acronyms are not names, "what does X stand for"), then all 98 passed. ``HELD_OUT`` was
+written after that and passed 29 of 30 on its first run; it was not used to change a rule.
+``python tests/test_offline_devset.py`` prints the current rates by category.
 """
 
 from __future__ import annotations
