@@ -115,7 +115,7 @@ def _answer(agent: AutonomousAgent, message: str) -> None:
     for step in agent.last_turn.steps if agent.last_turn else ():
         if step.kind == "tool":
             print(f"  · {terminal_safe(step.summary)}")
-    print(f"aria> {terminal_safe(answer, indent='      ')}")
+    print(f"aria> {terminal_safe(str(answer), indent='      ')}")  # str(): an off-spec reply may carry a number
 
 
 def _command(agent: AutonomousAgent, line: str, memory_path: str) -> str | None:

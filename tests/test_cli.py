@@ -177,6 +177,8 @@ class Unreliable(LLMProvider):
         self.calls += 1
         if self.calls == 1:
             raise KeyError(0)  # e.g. `choices` as an object in an off-spec reply
+        if self.calls == 3:
+            return AssistantMessage(content=12345)  # content as a number
         return AssistantMessage(content="fine \x1b]0;PWNED\x07 \x1b]52;c;aGVsbG8=\x07 \x1b[2J \x9b31m done")
 
 
@@ -184,7 +186,7 @@ def test_any_provider_reply_is_survived_and_escape_sequences_never_reach_the_ter
     memory = ToyMemory()
     memory.store("The door code is \x1b]52;c;c2VjcmV0\x07 \x1b[2J 1234 \x1b]0;owned\x1b\\")
     agent = AutonomousAgent(ARIA, Unreliable(), memory, default_tools(memory))
-    lines = iter(["first question", "second question", "/memories"])
+    lines = iter(["first question", "second question", "third question", "/memories"])
 
     def typed(prompt=""):
         try:
@@ -197,5 +199,7 @@ def test_any_provider_reply_is_survived_and_escape_sequences_never_reach_the_ter
     out = capsys.readouterr().out
     assert "! That failed (KeyError" in out
     assert "aria> fine" in out and "done" in out
+    third = out.split("done\n")[1].splitlines()[0]  # the content-as-a-number reply: answered or reported
+    assert third == "aria> 12345" or third.startswith("  ! That failed"), third
     assert "The door code is" in out and "1234" in out
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", out)
