@@ -1,8 +1,8 @@
 """`make notebooks` on unchanged code changes nothing: no timestamps, no random widget ids, no split streams.
 
 The end-to-end check runs `scripts/execute_notebooks.py` twice on copies of one
-small notebook and of the chat app (the one full of widgets) and compares the
-files byte for byte; the rest checks the normalisation on hand-made notebooks.
+small notebook and of the two full of widgets (lesson 11 and the chat app) and
+compares the files byte for byte; the rest checks the normalisation on hand-made notebooks.
 """
 
 import copy
@@ -76,7 +76,7 @@ def test_a_notebook_without_widgets_is_left_as_it_was_apart_from_timestamps():
     assert normalise(notebook, "y.ipynb") == before
 
 
-@pytest.mark.parametrize("relative", ["notebooks/00_welcome.ipynb", "app/chat.ipynb"])
+@pytest.mark.parametrize("relative", ["notebooks/00_welcome.ipynb", "notebooks/11_chat.ipynb", "app/chat.ipynb"])
 def test_executing_a_notebook_twice_writes_the_same_bytes(tmp_path, relative):
     shutil.copy(ROOT / "requirements.txt", tmp_path)  # lesson 00 reads the pins from the repository root
     target = tmp_path / relative
