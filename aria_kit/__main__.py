@@ -212,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         if memory is None:
             print(f"error: {problem}", file=sys.stderr)
             return 2
-        return chat(make_agent(memory=memory, llm=_announced_provider()), args.memory)
+        with memory:  # closing folds the SQLite write-ahead log back into the file
+            return chat(make_agent(memory=memory, llm=_announced_provider()), args.memory)
     except ProviderError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -222,6 +223,7 @@ def _announced_provider() -> LLMProvider:
     """The configured model, with its one-line notice (which model, and why) on stderr: it is not output."""
     with contextlib.redirect_stdout(sys.stderr):
         return default_provider()
+
 
 if __name__ == "__main__":
     sys.exit(main())
