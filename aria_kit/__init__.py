@@ -9,7 +9,9 @@ import matplotlib or ipywidgets, and nothing in the package imports them, so
 they are never imported from here: ``from aria_kit.charts import …``.
 
 The names below are imported lazily on first use, so ``import aria_kit`` stays
-fast and importing one module does not load the embedding model.
+fast and importing one module does not load the embedding model. ``QdrantMemory``
+needs the optional extra ``aria_kit[qdrant]``; without it, using the name raises an
+``ImportError`` that says how to install it, and nothing else is affected.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ LESSONS: dict[str, int] = {
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
     "persona": 7,
-    "scripted": 8, "offline": 8, "reply_limits": 8, "openai_provider": 8, "openai_embedder": 8, "agent": 8,
+    "scripted": 8, "offline": 8, "offline_rules": 8, "offline_arithmetic": 8, "reply_limits": 8, "openai_provider": 8,
+    "openai_embedder": 8, "agent": 8,
     "demo": 9, "__main__": 9,
     "chat_widget": 11,
     "qdrant_memory": 12,
@@ -46,6 +49,7 @@ _EXPORTS = {
     "OfflineLLM": "offline", "ScriptedLLM": "scripted",  # names before 0.2, kept as aliases
     "AutonomousAgent": "agent", "Step": "agent", "Turn": "agent",
     "make_agent": "demo",
+    "QdrantMemory": "qdrant_memory",  # optional extra: pip install 'aria_kit[qdrant]'
 }
 __all__ = sorted(_EXPORTS)
 
