@@ -6,7 +6,8 @@ engine holds the memory: texts are non-blank ``str`` of at most
 ``MAX_TEXT_BYTES`` of UTF-8 (emoji, right-to-left scripts, combining marks and
 NUL are fine; lone surrogates are not), and metadata is a dict of str keys to
 JSON scalars with ``category`` defaulting to "general". Ids are ``mem_0001``,
-…, ``mem_9999``, ``mem_10000``, … This module stores nothing and ranks nothing.
+…, ``mem_9999``, ``mem_10000``, … A moment at which a memory was superseded is an
+ISO 8601 string. This module stores nothing and ranks nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from datetime import datetime, timezone
 from typing import Any
 
 from aria_kit.interfaces import Metadata
@@ -85,3 +87,17 @@ def seq_of(memory_id: str) -> int | None:
     match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) else None
     seq = int(match.group(1)) if match else 0
     return seq if seq > 0 and make_memory_id(seq) == memory_id else None  # "mem_00042" is not "mem_0042"
+
+
+def check_moment(at: Any) -> str:
+    """``at`` as an ISO 8601 string (``None`` → now, UTC, to the second), or ``ValueError`` saying why (lesson 10)."""
+    if at is None:
+        return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    if not isinstance(at, str):
+        raise ValueError(f"at must be an ISO 8601 string such as '2026-03-01T09:00:00+00:00', got {type(at).__name__}")
+    try:
+        datetime.fromisoformat(at)
+    except ValueError:
+        raise ValueError(f"at={at!r} is not an ISO 8601 date or time, such as '2026-03-01' "
+                         "or '2026-03-01T09:00:00+00:00'") from None
+    return at
