@@ -23,10 +23,10 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from aria_kit.interfaces import LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
+from aria_kit.interfaces import Hit, LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
 from aria_kit.persona import AgentPersona
 
 log = logging.getLogger(__name__)
@@ -77,6 +77,11 @@ def _shorten(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _mark_update(hit: Hit) -> Hit:
+    """A recalled fact that replaced an older one says so, so the model knows the old one is out of date."""
+    return replace(hit, text=f"{hit.text} (updated; replaces [{hit.supersedes}])") if hit.supersedes else hit
+
+
 class AutonomousAgent:
     """A tool-calling agent with hybrid long-term memory; every part is an interface you can swap."""
 
@@ -105,7 +110,8 @@ class AutonomousAgent:
         if not isinstance(message, str) or not message.strip():
             raise ValueError("The message is empty: type something for the agent to answer.")
         turn = Turn(user=message)
-        recalled = self.memory.search(message, top_k=self.recall_k) if len(self.memory) else []
+        # current facts only: a superseded memory is history, and search leaves it out (lesson 10)
+        recalled = [_mark_update(h) for h in self.memory.search(message, top_k=self.recall_k)] if len(self.memory) else []
         turn.steps.append(Step("recall", ", ".join(h.id for h in recalled) or "no memories yet", {"hits": recalled}))
         messages = [{"role": "system", "content": self.persona.system_prompt(recalled)}]
         messages += self.history + [{"role": "user", "content": message}]

@@ -14,7 +14,10 @@ tool results:
 - "explain …", "look up …", "search the web for …" → ``web_search``, plus ``memory_search``
   when the message also points at something personal ("… and does it suit my project?");
 - any other message → ``memory_search``, then an answer that quotes the ids of the hits
-  that share a content word with the question.
+  that share a content word with the question;
+- (lesson 10, in ``offline_updates.py``, when ``memory_update`` is offered) "X has switched to Y",
+  "we moved from A to B", "actually, it's Z now", "X no longer …" → ``memory_search`` for the
+  current fact, then ``memory_update`` on it, then an answer quoting both ids.
 
 It honours the "Never say" line of the system prompt. It does not reason, plan,
 hold a conversation across turns, or understand anything it was not written to
@@ -29,6 +32,7 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
+from aria_kit.offline_updates import update_reply
 
 REMEMBER = re.compile(r"\b(remember|don'?t forget|do not forget|keep in mind|make a note|note that|memori[sz]e)\b", re.I)
 WEB = re.compile(r"\b(explain|look up|search the web|web search|search online|on the web|tell me about|what (?:is|are) an?)\b", re.I)
@@ -119,6 +123,8 @@ class OfflineProvider(LLMProvider):
             return AssistantMessage(content="There is no user message to answer.")
         after_user = messages[users[-1] + 1:]
         available = {t["function"]["name"] for t in tools or ()}
+        if (update := update_reply(messages, available, self._call, self._plan)) is not None:  # lesson 10
+            return AssistantMessage(content=self._scrub(update, system)) if isinstance(update, str) else update
         if any(m.get("role") == "tool" for m in after_user):
             text = self._answer(after_user, str(messages[users[-1]].get("content") or ""))
         else:
