@@ -11,7 +11,19 @@ import argparse
 import sys
 
 from aria_kit.demo import make_agent, run_demo
+from aria_kit.interfaces import MemoryRecord
 from aria_kit.openai_provider import ProviderError
+
+STRIKE, PLAIN = "\x1b[9m", "\x1b[0m"  # ANSI strike-through, understood by most terminals
+
+
+def format_memory_line(record: MemoryRecord, ansi: bool = False) -> str:
+    """One ``/memories`` line; a superseded memory is marked (and, with ``ansi``, struck through) with its successor."""
+    if record.superseded_by is None:
+        updates = f" (updates {record.supersedes})" if record.supersedes else ""
+        return f"  {record.id} [{record.category}] {record.text}{updates}"
+    text = f"{STRIKE}{record.text}{PLAIN}" if ansi else f"~~{record.text}~~"
+    return f"  {record.id} [{record.category}] {text} → superseded by {record.superseded_by} at {record.superseded_at}"
 
 
 def chat(memory_path: str) -> int:
@@ -31,7 +43,7 @@ def chat(memory_path: str) -> int:
             return 0
         if message == "/memories":
             for record in agent.memory_dump():
-                print(f"  {record.id} [{record.category}] {record.text}")
+                print(format_memory_line(record, ansi=sys.stdout.isatty()))
             continue
         if message == "/clear":
             agent.clear_history()
