@@ -9,7 +9,7 @@ current memory matches, the message is handled as the other rules would
 
 Recognised (statements only; a question is never an update):
 
-- "X has switched / moved / changed / migrated from A to B" → the memory that mentions A, A replaced by B;
+- "X has switched / moved / changed / migrated from A to B" → the memory that names X and A, A replaced by B;
 - "X has switched / moved to B" → the best-ranked memory that names X, its value replaced by B;
 - "X is now B", "X now prefers / uses / likes B" → the best-ranked memory about X;
 - "X no longer …" → the memory sharing the most words with the message, replaced by the message;
@@ -66,7 +66,7 @@ class Change:
     def matches(self, hits: list[tuple[str, str]]) -> tuple[str, str] | None:
         """The (id, text) of the current memory this change is about, or None."""
         if self.form == "from-to":
-            wanted = set(tokenize(self.old))
+            wanted = set(tokenize(self.old)) | self.subject
             return next((h for h in hits if wanted <= set(tokenize(h[1]))), None)
         if self.form == "no-longer":
             words = set(tokenize(self.statement)) - WORDS_OF_NO_SUBJECT - {"no", "longer", "not", "anymore"}
@@ -104,8 +104,9 @@ def parse_change(message: str) -> Change | None:
     if (found := ACTUALLY.match(sentence)) is not None:
         return Change("actually", statement, "", _value(found.group("new")))
     if (found := FROM_TO.match(sentence)) is not None:
+        subject = frozenset(tokenize(found.group("subject"))) - WORDS_OF_NO_SUBJECT
         return Change("from-to", statement, found.group("old"), _value(re.split(r"\s+[—–-]\s+", found.group("new"))[0]),
-                      old=found.group("old").strip())
+                      subject, found.group("old").strip())
     if NO_LONGER.search(sentence):
         return Change("no-longer", statement, sentence, "")
     for form, pattern in (("switched-to", SWITCHED_TO), ("is-now", IS_NOW)):
