@@ -174,3 +174,21 @@ def summarize(outcomes: Sequence[Outcome], k: int = 3) -> dict[str, float]:
         f"recall@{k}": round(sum(o.current_rank is not None for o in outcomes) / n, 3),
         f"stale in top {k}": round(sum(o.stale_recalled for o in outcomes) / n, 3),
     }
+
+
+def classify_changes(memory: MemoryBackend, versions: Sequence[Version]) -> list[tuple[Version, str]]:
+    """For each stated change: did a memory supersede "the right fact", "a wrong fact", or was it "not superseded"?
+
+    The new version is a memory naming the person and the new value that
+    supersedes another; the pick was right when the superseded memory holds the
+    same attribute (its category, as ``ingest`` stored it).
+    """
+    records = memory.list_all()
+    verdicts = []
+    for version in (v for v in versions if v.number > 0):
+        made = [r for r in records if r.supersedes and _mentions(r.text, version.person, version.value)]
+        old = memory.get(made[0].supersedes) if made else None
+        verdict = "not superseded" if old is None else (
+            "the right fact" if old.category == version.attribute else "a wrong fact")
+        verdicts.append((version, verdict))
+    return verdicts

@@ -18,7 +18,7 @@ Recognised (statements only; a question is never an update):
 "Its value" is the short phrase after the memory's last "is / are / uses /
 prefers / likes"; when a memory has no such phrase the new text is the user's
 sentence. These are surface rules: they do not know that Go is a language or
-that "she" is Alice, and "X switched to B" on a subject with several memories
+that "she" is Alice (a change with no named subject is stored, not applied), and "X switched to B" on a subject with several memories
 picks the best-ranked one, right or wrong — the answer quotes both ids so a
 person can check. A model with ``memory_update`` decides all this itself.
 """
@@ -73,7 +73,8 @@ class Change:
             shared = [len(words & set(tokenize(text))) for _, text in hits]
             best = max(shared, default=0)
             return hits[shared.index(best)] if best >= 2 else None
-        return next((h for h in hits if self.subject <= set(tokenize(h[1]))), None)
+        # "she has switched to Go": with no named subject, any memory would do, so none is picked
+        return next((h for h in hits if self.subject and self.subject <= set(tokenize(h[1]))), None)
 
     def rewrite(self, old_text: str) -> str:
         """The new version of ``old_text``: A swapped for B, else its value slot filled with B, else the statement."""
