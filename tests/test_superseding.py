@@ -140,3 +140,16 @@ def test_a_file_from_a_newer_schema_is_still_refused_unchanged(tmp_path: Path) -
     with pytest.raises(MemoryFileError, match=f"schema version {SCHEMA_VERSION + 1}"):
         HybridMemory(path=path)
     assert path.read_bytes() == before
+
+
+def test_a_copy_that_missed_another_supersede_reloads_and_keeps_both(tmp_path: Path) -> None:
+    with hybrid_on_file(tmp_path) as first, hybrid_on_file(tmp_path) as second:
+        seed_memory(first)
+        assert len(second) == len(DEMO_FACTS)  # second has loaded the file
+        first.supersede("mem_0001", GO)
+        deadline = second.supersede("mem_0005", "The project deadline for VelocityDB v1.0 is April 15.")
+        assert deadline == "mem_0009"
+        for memory in (first, second):
+            assert [r.superseded_by for r in memory.list_all()[:5]] == ["mem_0008", None, None, None, "mem_0009"]
+            assert {h.id for h in memory.search("Alice VelocityDB deadline language", top_k=9)} == {
+                "mem_0002", "mem_0003", "mem_0004", "mem_0006", "mem_0007", "mem_0008", "mem_0009"}
