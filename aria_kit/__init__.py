@@ -7,7 +7,9 @@ Each module matches a lesson: ``interfaces`` (01), ``embeddings`` (02), ``bm25``
 ipywidgets, so they are never imported from here: ``from aria_kit.charts import …``.
 
 The names below are imported lazily on first use, so ``import aria_kit`` stays
-fast and importing one module does not load the embedding model.
+fast and importing one module does not load the embedding model. ``QdrantMemory``
+needs the optional extra ``aria_kit[qdrant]``; without it, using the name raises an
+``ImportError`` that says how to install it, and nothing else is affected.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ _EXPORTS = {
     "OfflineLLM": "offline", "ScriptedLLM": "scripted",  # names before 0.2, kept as aliases
     "AutonomousAgent": "agent", "Step": "agent", "Turn": "agent",
     "make_agent": "demo",
+    "QdrantMemory": "qdrant_memory",  # optional extra: pip install 'aria_kit[qdrant]'
 }
 __all__ = sorted(_EXPORTS)
 

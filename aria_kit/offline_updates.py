@@ -49,7 +49,7 @@ WORDS_OF_NO_SUBJECT = set("i we you he she they it ve re ll d s the a an our my 
                           "was on in at of for to with and by".split())
 MAX_VALUE_WORDS = 5  # longer than this, "the value" is really a clause, and replacing it would garble the fact
 
-Plan = Callable[[str], list[tuple[str, dict[str, Any]]]]
+Plan = Callable[[str], "list[tuple[str, dict[str, Any]]] | str"]  # tool calls, or a reply with no tool
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,8 @@ def update_reply(messages: list[dict[str, Any]], available: set[str], make_call:
         if target is not None:
             return AssistantMessage(tool_calls=(make_call("memory_update", {"memory_id": target[0],
                                                                             "new_text": change.rewrite(target[1])}),))
-        fallback = [call for call in plan(user) if call[0] in available and call[0] != "memory_search"]
+        planned = plan(user)
+        fallback = [] if isinstance(planned, str) else [c for c in planned if c[0] in available and c[0] != "memory_search"]
         fallback = fallback or [("memory_store", {"text": change.statement, "category": "fact"})]
         return AssistantMessage(tool_calls=tuple(make_call(n, args) for n, args in fallback))
     if result.startswith("Error:"):
