@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -72,6 +73,9 @@ class Turn:
         )
 
 
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what OpenAI-style function calling accepts
+
+
 def _shorten(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -98,6 +102,7 @@ class AutonomousAgent:
         self.persona, self.llm, self.memory = persona, llm, memory
         self.max_rounds, self.recall_k = max_rounds, recall_k
         self.tools: dict[str, Tool] = {}
+        self._schemas: dict[str, dict[str, Any]] = {}  # built once per tool, when it is registered
         for tool in tools:
             self.register_tool(tool)
         self.history: list[dict[str, Any]] = []
@@ -115,7 +120,7 @@ class AutonomousAgent:
         turn.steps.append(Step("recall", ", ".join(h.id for h in recalled) or "no memories yet", {"hits": recalled}))
         messages = [{"role": "system", "content": self.persona.system_prompt(recalled)}]
         messages += self.history + [{"role": "user", "content": message}]
-        schemas = [tool.schema() for tool in self.tools.values()]
+        schemas = list(self._schemas.values())
 
         answer = None
         for round_number in range(1, self.max_rounds + 1):
@@ -170,10 +175,23 @@ class AutonomousAgent:
         return self.turns[-1] if self.turns else None
 
     def register_tool(self, tool: Tool) -> None:
-        """Add a tool, or hot-swap the one with the same name."""
-        if not tool.name:
-            raise ValueError(f"{tool!r} has no name; set the class attribute `name`.")
+        """Add a tool, or hot-swap the one with the same name; a malformed tool is refused here, at once.
+
+        The tool's schema is built (and so checked) now rather than on every turn: a ``run``
+        without type hints fails when it is registered, not in the middle of a conversation.
+        """
+        if not isinstance(tool, Tool):
+            raise TypeError(f"{tool!r} is not a Tool: subclass aria_kit.interfaces.Tool and write `run`.")
+        if not isinstance(tool.name, str) or not _TOOL_NAME.fullmatch(tool.name):
+            raise ValueError(f"{tool!r} needs a `name` of 1–64 letters, digits, _ or - (the model calls it by "
+                             f"that name), got {tool.name!r}.")
+        try:
+            schema = tool.schema()
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"tool `{tool.name}`: its schema cannot be built — {exc}. Give every parameter of "
+                             "`run` a type hint, or set `parameters` to a JSON schema.") from exc
         self.tools[tool.name] = tool
+        self._schemas[tool.name] = schema
 
     def list_tools(self) -> list[str]:
         return list(self.tools)
