@@ -32,9 +32,11 @@ LESSONS: dict[str, int] = {
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
     "persona": 7,
-    "scripted": 8, "offline": 8, "offline_rules": 8, "offline_arithmetic": 8, "reply_limits": 8, "openai_provider": 8,
+    # offline_updates holds the stand-in's update rules; lesson 10 explains them, the stand-in uses them from 08 on
+    "scripted": 8, "offline": 8, "offline_rules": 8, "offline_updates": 8, "offline_arithmetic": 8, "reply_limits": 8, "openai_provider": 8,
     "openai_embedder": 8, "agent": 8,
     "demo": 9, "__main__": 9,
+    "changing_facts": 10,
     "chat_widget": 11,
     "qdrant_memory": 12,
 }

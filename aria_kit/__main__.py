@@ -31,7 +31,7 @@ from aria_kit import __version__
 from aria_kit.agent import AutonomousAgent
 from aria_kit.demo import make_agent, run_demo
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.interfaces import LLMProvider
+from aria_kit.interfaces import LLMProvider, MemoryRecord
 from aria_kit.openai_provider import ProviderError, default_provider
 from aria_kit.persistence import MemoryFileError
 
@@ -118,6 +118,22 @@ def _answer(agent: AutonomousAgent, message: str) -> None:
     print(f"aria> {terminal_safe(str(answer), indent='      ')}")  # str(): an off-spec reply may carry a number
 
 
+STRIKE, PLAIN = "\x1b[9m", "\x1b[0m"  # ANSI strike-through, understood by most terminals
+
+
+def format_memory_line(record: MemoryRecord, ansi: bool = False) -> str:
+    """One ``/memories`` line, made terminal-safe; a superseded memory (lesson 10) is marked with its successor.
+
+    With ``ansi`` (stdout is a terminal) its text is struck through; otherwise it is wrapped in ``~~``.
+    """
+    line = f"  {record.id} [{terminal_safe(record.category)}] "
+    text = terminal_safe(record.text)
+    if record.superseded_by is None:
+        return line + text + (f" (updates {record.supersedes})" if record.supersedes else "")
+    text = f"{STRIKE}{text}{PLAIN}" if ansi else f"~~{text}~~"
+    return line + f"{text} → superseded by {record.superseded_by} at {terminal_safe(record.superseded_at or '?')}"
+
+
 def _command(agent: AutonomousAgent, line: str, memory_path: str) -> str | None:
     """Run one /command; return "quit" to leave. Unknown commands get the help, never the model."""
     command, _, argument = line.partition(" ")
@@ -130,7 +146,7 @@ def _command(agent: AutonomousAgent, line: str, memory_path: str) -> str | None:
         records = agent.memory_dump()
         print(f"  {plural(len(records), 'memory')} in {terminal_safe(memory_path)}")
         for record in records:
-            print(f"  {record.id} [{terminal_safe(record.category)}] {terminal_safe(record.text)}")
+            print(format_memory_line(record, ansi=sys.stdout.isatty()))
     elif command == "/forget":
         if not argument:
             print("  ! Say which memory: /forget mem_0003 (/memories lists the ids).")

@@ -15,6 +15,12 @@ is ``None``). Equal fused scores go to the better vector rank, equal cosines to
 the older memory. ``QdrantMemory`` fuses as ``fusion=RRF(60), stopwords=()`` does;
 ``fusion`` and ``stopwords`` are settings of this object, not saved in the file.
 
+``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
+old one: the old one keeps its row, marked with its successor's id and the
+moment it stopped being current, and leaves default search the same way a
+deleted row does (``include_history=True`` brings it back). Deleting one
+version of a fact splices its chain, so nothing else loses its link.
+
 Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
 of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,
 right-to-left scripts, combining marks and NUL are stored as given. Metadata
@@ -32,6 +38,7 @@ instance per thread (they may share a file).
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +47,7 @@ from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
 from aria_kit.embeddings import default_embedder, normalize
 from aria_kit.fusion import DEFAULT_FUSION, RRF, ConvexFusion, Fusion, ranks
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
-from aria_kit.memory_rules import check_batch, check_text, make_memory_id, seq_of
+from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, make_memory_id, seq_of
 from aria_kit.persistence import MemoryFile
 
 class HybridMemory(MemoryBackend):
@@ -62,6 +69,7 @@ class HybridMemory(MemoryBackend):
     def _reset(self) -> None:
         self._matrix = np.zeros((16, self.dim), dtype=np.float32)  # row = seq - 1; grows by doubling
         self._live = np.zeros(16, dtype=bool)
+        self._current = np.zeros(16, dtype=bool)  # live and not superseded: what default search sees
         self._records: list[MemoryRecord | None] = []  # row -> record; None for deleted memories
         self._bm25 = BM25Index()  # slot = row
         self._count = 0
@@ -107,6 +115,40 @@ class HybridMemory(MemoryBackend):
             self._sync(force=True)
         return existed
 
+    def supersede(self, old_id: str, text: str, metadata: Metadata | None = None, *, at: str | None = None) -> str:
+        """Store ``text`` as the memory that replaces ``old_id`` and return its id; the old one stays as history.
+
+        ``metadata`` defaults to the old memory's; ``at`` (ISO 8601, default now)
+        is when the old one stopped being current. ``ValueError``, with nothing
+        changed, if ``old_id`` is unknown or already superseded.
+        """
+        self._sync()
+        seq = seq_of(old_id)
+        old = self._records[seq - 1] if seq is not None and seq <= len(self._records) else None
+        if old is None:
+            raise ValueError(f"there is no memory {old_id!r} to supersede; search memory for the current id")
+        if old.superseded_by is not None:
+            raise ValueError(f"{old_id} was already superseded by {old.superseded_by}; "
+                             f"supersede {old.superseded_by}, the current version, instead")
+        text, at = check_text(text), check_moment(at)
+        metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
+        vector = self._embed([text])[0]
+        if self._file is None:
+            new_seq = len(self._records) + 1
+            self._append(new_seq, text, metadata, vector, supersedes=old_id)
+            self._mark_superseded(seq - 1, make_memory_id(new_seq), at)
+            return make_memory_id(new_seq)
+        new_seq, changes_before = self._file.supersede(seq, (text, metadata, vector), at)
+        if changes_before == self._deletes_seen:  # nobody else rewrote a row meanwhile: update our copy
+            self._deletes_seen = changes_before + 1
+            self._mark_superseded(seq - 1, make_memory_id(new_seq), at)
+        self._sync(force=True)  # loads the new row (or everything, if someone else changed old rows)
+        return make_memory_id(new_seq)
+
+    def _mark_superseded(self, row: int, successor: str, at: str) -> None:
+        self._records[row] = replace(self._records[row], superseded_by=successor, superseded_at=at)
+        self._current[row] = False
+
     def _embed(self, texts: list[str]) -> np.ndarray:
         vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
         if vectors.shape != (len(texts), self.dim):
@@ -116,7 +158,8 @@ class HybridMemory(MemoryBackend):
             raise ValueError(f"embedder {self.embedder.name!r} returned NaN or infinite values")
         return normalize(vectors)  # embedders promise unit rows; a custom one that forgets still works
 
-    def _append(self, seq: int, text: str, metadata: Metadata, vector: np.ndarray) -> None:
+    def _append(self, seq: int, text: str, metadata: Metadata, vector: np.ndarray, superseded_by: str | None = None,
+                superseded_at: str | None = None, supersedes: str | None = None) -> None:
         row = seq - 1
         while len(self._records) < row:  # a memory deleted before this copy saw it: its row stays empty
             self._records.append(None)
@@ -125,16 +168,29 @@ class HybridMemory(MemoryBackend):
             capacity = max(2 * len(self._matrix), row + 1)
             self._matrix = np.concatenate([self._matrix, np.zeros((capacity - len(self._matrix), self.dim), np.float32)])
             self._live = np.concatenate([self._live, np.zeros(capacity - len(self._live), dtype=bool)])
+            self._current = np.concatenate([self._current, np.zeros(capacity - len(self._current), dtype=bool)])
         self._matrix[row] = vector
         self._live[row] = True
-        self._records.append(MemoryRecord(make_memory_id(seq), text, metadata))
+        self._current[row] = superseded_by is None
+        self._records.append(MemoryRecord(make_memory_id(seq), text, metadata, superseded_by, superseded_at, supersedes))
         self._bm25.add(tokenize(text))
         self._count += 1
 
     def _remove(self, row: int) -> None:
+        gone = self._records[row]
+        # Splice the fact's chain as the file does: the predecessor points on, or is current again.
+        before = self._records[seq_of(gone.supersedes) - 1] if gone.supersedes else None
+        after = self._records[seq_of(gone.superseded_by) - 1] if gone.superseded_by else None
+        if before is not None:
+            at = before.superseded_at if after is not None else None
+            self._records[seq_of(before.id) - 1] = replace(before, superseded_by=gone.superseded_by, superseded_at=at)
+            self._current[seq_of(before.id) - 1] = after is None
+        if after is not None:
+            self._records[seq_of(after.id) - 1] = replace(after, supersedes=gone.supersedes)
         self._records[row] = None
         self._matrix[row] = 0.0
         self._live[row] = False
+        self._current[row] = False
         self._bm25.remove(row)
         self._count -= 1
 
@@ -146,20 +202,24 @@ class HybridMemory(MemoryBackend):
         if reload:
             self._reset()
         for row in rows:
-            self._append(row.seq, row.text, row.metadata, row.vector)
+            links = [make_memory_id(seq) if seq is not None else None for seq in (row.superseded_by, row.supersedes)]
+            self._append(row.seq, row.text, row.metadata, row.vector, links[0], row.superseded_at, links[1])
         self._deletes_seen = deletes
 
     # ------------------------------------------------------------ reading
 
-    def search(self, query: str, top_k: int = 3) -> list[Hit]:
-        """Return up to ``top_k`` memories, best fused score first, with every score that placed them."""
+    def search(self, query: str, top_k: int = 3, *, include_history: bool = False) -> list[Hit]:
+        """Return up to ``top_k`` memories, best fused score first, with every score that placed them.
+
+        Only current memories unless ``include_history=True``, which ranks superseded ones too.
+        """
         query = check_text(query, "query")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a whole number >= 1, got {top_k!r}")
         self._sync()
         if not self._count:
             return []
-        rows = np.flatnonzero(self._live[: len(self._records)])
+        rows = np.flatnonzero((self._live if include_history else self._current)[: len(self._records)])
         # The matrix-vector product via einsum, not `@`: BLAS hands a product this size to worker threads,
         # and on a busy shared machine (Binder) waking them takes milliseconds, far longer than the sum.
         cosine = np.einsum("ij,j->i", self._matrix[: len(self._records)], self._embed([query])[0])[rows]
@@ -172,7 +232,8 @@ class HybridMemory(MemoryBackend):
         order = best[np.lexsort((vector_rank[best], -fused[best]))][:top_k]  # by fused score, then vector rank
         records = [self._records[rows[i]] for i in order]
         return [Hit(r.id, r.text, dict(r.metadata), float(fused[i]), float(cosine[i]), float(bm25[i]),
-                    int(vector_rank[i]), int(keyword_rank[i]) or None) for r, i in zip(records, order)]
+                    int(vector_rank[i]), int(keyword_rank[i]) or None, r.superseded_by, r.supersedes)
+                for r, i in zip(records, order)]
 
     def tune(self, labelled: Sequence[tuple[str, Sequence[str]]], k: int = 5,
              weights: Sequence[float] = tuple(w / 10 for w in range(11))) -> dict[float, float]:
@@ -207,14 +268,14 @@ class HybridMemory(MemoryBackend):
     def list_all(self) -> list[MemoryRecord]:
         """Every stored memory, oldest first."""
         self._sync()
-        return [MemoryRecord(r.id, r.text, dict(r.metadata)) for r in self._records if r is not None]
+        return [replace(r, metadata=dict(r.metadata)) for r in self._records if r is not None]
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         """The memory with this id, or ``None``."""
         seq = seq_of(memory_id)
         self._sync()
         record = self._records[seq - 1] if seq is not None and seq <= len(self._records) else None
-        return MemoryRecord(record.id, record.text, dict(record.metadata)) if record is not None else None
+        return replace(record, metadata=dict(record.metadata)) if record is not None else None
 
     def __len__(self) -> int:
         self._sync()

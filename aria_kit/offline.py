@@ -13,7 +13,10 @@ only the latest user message (and the tool results that followed it):
   and a short table of synonyms such as "project" ~ "working on"), preferring the hits
   that share the most; a hit that shares only a name ("Alice") with a question about
   something else is not quoted. When nothing qualifies, the answer says how many
-  memories the search returned and that none mentions what was asked.
+  memories the search returned and that none mentions what was asked;
+- (lesson 10, in ``offline_updates.py``, when ``memory_update`` is offered) "X has switched to Y",
+  "we moved from A to B", "actually, it's Z now", "X no longer …" → ``memory_search`` for the
+  current fact, then ``memory_update`` on it, then an answer quoting both ids.
 
 It honours the "Never say" line of the system prompt. It does not reason, plan,
 hold a conversation across turns, or understand anything it was not written to
@@ -28,7 +31,9 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
+from aria_kit.memory_rules import read_quoted_entries
 from aria_kit.offline_rules import plan, unit_of
+from aria_kit.offline_updates import update_reply
 
 STOPWORDS = set("a an and are at be by can could did do does for from has have how i in is it its me my of on or "
                 "our please tell that the their them there this to was were what when where which who whom whose "
@@ -60,19 +65,6 @@ def _content_words(query: str) -> dict[str, set[str]]:
 def _names(query: str) -> set[str]:
     """Capitalised words after the first one ("Alice", "VelocityDB"; not acronyms such as "CEO")."""
     return {w.lower() for w in re.findall(r"(?<=\s)[A-Z][a-z][\w-]*", query.replace("'s", ""))}
-
-
-def _quoted_memories(text: str) -> list[dict[str, Any]]:
-    """The memories quoted one JSON object per line in a search result or the system prompt."""
-    entries = []
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line) if line.startswith("{") else None
-        except json.JSONDecodeError:
-            entry = None
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("text"), str):
-            entries.append(entry)
-    return entries
 
 
 def relevant(hits: list[dict[str, str]], query: str) -> tuple[list[dict[str, str]], list[str]]:
@@ -123,6 +115,8 @@ class OfflineProvider(LLMProvider):
         user = str(messages[users[-1]].get("content") or "")
         after_user = messages[users[-1] + 1:]
         available = {t["function"]["name"] for t in tools or ()}
+        if (update := update_reply(messages, available, self._call, plan)) is not None:  # lesson 10
+            return AssistantMessage(content=self._scrub(update, system)) if isinstance(update, str) else update
         if any(m.get("role") == "tool" for m in after_user):
             text = self._answer(after_user, user)
         else:
@@ -178,7 +172,7 @@ class OfflineProvider(LLMProvider):
             return "From the (simulated) web: " + re.sub(r"^\[[^\]]*\] ", "", result, flags=re.M).replace("\n", " ")
         if name == "memory_search":
             query = str(arguments.get("query", ""))
-            hits = _quoted_memories(result)  # best first, one JSON object per hit
+            hits = read_quoted_entries(result)  # best first, one JSON object per hit
             answering, missing = relevant(hits, query)
             fresh = [h for h in answering if h["id"] not in quoted]
             quoted.update(h["id"] for h in fresh)
@@ -200,7 +194,7 @@ class OfflineProvider(LLMProvider):
 
     @staticmethod
     def _answer_without_tools(system_prompt: str) -> str:
-        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in _quoted_memories(system_prompt)]
+        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in read_quoted_entries(system_prompt)]
         if recalled:
             return "No tools are available; recalled memories: " + " ".join(recalled)
         return "No tools are available and nothing was recalled, so there is nothing to go on."

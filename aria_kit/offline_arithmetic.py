@@ -64,7 +64,7 @@ PHRASES = [  # (pattern, replacement) applied in order; prefix forms first, they
     (r"\b(?:raised\s+)?to the power of\b|\braised to\b", "**"),
     (r"\bplus\b", "+"), (r"\bminus\b|\btake away\b", "-"), (r"\bmultiplied by\b|\btimes\b", "*"),
     (r"\bdivided by\b|\bover\b", "/"), (r"\bmod(?:ulo)?\b", "%"),
-    ("×", "*"), ("÷", "/"), (r"\^", "**"), (rf"(?<=\d)\s*x\s*(?=\d)", " * "),
+    ("×", "*"), ("÷", "/"), (r"\^", "**"), (r"(?<=\d)\s*x\s*(?=\d)", " * "),
 ]
 MATH_RUN = re.compile(r"(?:\b(?:sqrt|cbrt|sin|cos|tan|log|log10|log2|exp|abs|round|factorial|pi)\b"
                       r"|\d+(?:\.\d+)?|\*\*|[-+*/%()]|\s)+")
@@ -153,7 +153,7 @@ def _rate(text: str) -> tuple[str, str] | None:
     each_first = re.search(rf"\beach of (?:the )?({NUM})", text)
     if rate:
         rate_number, rate_unit, per = rate.group(2), _noun(rate), rate.group(4)
-    elif each_first or re.search(rf"\b(?:each|apiece)\b", text):
+    elif each_first or re.search(r"\b(?:each|apiece)\b", text):
         rate_number, rate_unit, per = quantities[-1][0], quantities[-1][1], quantities[0][1]
     else:
         return None
