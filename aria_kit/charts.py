@@ -1,4 +1,4 @@
-"""Charts for the retrieval lessons (02–05): each one a function that returns a matplotlib Figure.
+"""Charts for the retrieval lessons (02–05) and lesson 10's fact timeline: each a function returning a Figure.
 
 Every chart is split into a small pure function that computes its data
 (``rank_table``, ``shown_rows``, ``score_rows``, ``idf_curves``; lesson 05's
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from aria_kit.evaluation import RANKINGS, rankings
-from aria_kit.interfaces import MemoryBackend
+from aria_kit.interfaces import MemoryBackend, MemoryRecord
 from aria_kit.tables import format_cell
 
 if TYPE_CHECKING:
@@ -316,5 +316,42 @@ def plot_similarity(scores: np.ndarray, row_labels: Sequence[str], column_labels
     ax.set_ylabel("query")
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="cosine")
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------ lesson 10: a fact's versions over time
+
+
+def timeline_rows(versions: Sequence[MemoryRecord], first_day: str, today: str) -> list[tuple[str, str, str, str]]:
+    """(id, text, from, until) per version, oldest first: each is current from its predecessor's end until its own.
+
+    The first version's start is not stored (a memory records when it stopped
+    being current, not when it was told), so ``first_day`` supplies it; the
+    current version runs until ``today``.
+    """
+    starts = [first_day] + [v.superseded_at or today for v in versions[:-1]]
+    return [(v.id, v.text, start, v.superseded_at or today) for v, start in zip(versions, starts)]
+
+
+def plot_fact_timeline(versions: Sequence[MemoryRecord], first_day: str, today: str, title: str) -> Figure:
+    """One horizontal bar per version of a fact, from when it became current to when it was superseded."""
+    import matplotlib.dates as mdates
+    import matplotlib.pyplot as plt
+    from datetime import datetime
+
+    rows = timeline_rows(versions, first_day, today)
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.6))
+    for i, (memory_id, text, start, end) in enumerate(rows):
+        left, right = (mdates.date2num(datetime.fromisoformat(day)) for day in (start, end))
+        current = i == len(rows) - 1
+        ax.barh(i, right - left, left=left, color="tab:green" if current else "tab:gray", alpha=0.9 if current else 0.5)
+        ax.text(left, i, f" {memory_id}: {_short(text, 60)}", va="center", fontsize=8)
+    ax.set_yticks(range(len(rows)), [f"version {i}" for i in range(1, len(rows) + 1)])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m-%d"))
+    ax.set_xlabel("date (grey: superseded, kept as history; green: current)")
+    ax.set_ylabel("version of the fact")
+    ax.set_title(title)
     fig.tight_layout()
     return fig

@@ -15,6 +15,12 @@ is ``None``). Equal fused scores go to the better vector rank, equal cosines to
 the older memory. ``QdrantMemory`` fuses as ``fusion=RRF(60), stopwords=()`` does;
 ``fusion`` and ``stopwords`` are settings of this object, not saved in the file.
 
+``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
+old one: the old one keeps its row, marked with its successor's id and the
+moment it stopped being current, and leaves default search the same way a
+deleted row does (``include_history=True`` brings it back). Deleting one
+version of a fact splices its chain, so nothing else loses its link.
+
 Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
 of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,
 right-to-left scripts, combining marks and NUL are stored as given. Metadata
@@ -47,7 +53,7 @@ from aria_kit.embeddings import default_embedder, normalize
 from aria_kit.exact_top_k import complete_ranks, rrf_contenders, score_contenders
 from aria_kit.fusion import DEFAULT_FUSION, RRF, ConvexFusion, Fusion, fused_scores, ranks
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
-from aria_kit.memory_rules import check_batch, check_text, make_memory_id, seq_of
+from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, make_memory_id, seq_of
 from aria_kit.persistence import MemoryFile
 
 BATCH = 10_000  # memories embedded and indexed per step of a bulk store or load
@@ -74,6 +80,9 @@ class HybridMemory(MemoryBackend):
         self._matrix = np.zeros((16, self.dim), dtype=np.float32)  # one unit vector per row; grows by doubling
         self._seqs = np.zeros(16, dtype=np.int64)  # row -> the memory's number, ascending
         self._live = np.zeros(16, dtype=bool)  # row -> holds a memory (False once deleted, until compacted)
+        self._current = np.zeros(16, dtype=bool)  # row -> live and not superseded: what default search sees
+        # memory number -> (superseded_by, superseded_at, supersedes), only for memories in a chain of versions
+        self._links: dict[int, tuple[str | None, str | None, str | None]] = {}
         self._texts: list[str | None] = []  # row -> text (None once deleted)
         self._metadata: list[Metadata | None] = []
         self._rows = 0  # rows in use, live or dead
@@ -127,6 +136,47 @@ class HybridMemory(MemoryBackend):
             self._sync(force=True)
         return existed
 
+    def supersede(self, old_id: str, text: str, metadata: Metadata | None = None, *, at: str | None = None) -> str:
+        """Store ``text`` as the memory that replaces ``old_id`` and return its id; the old one stays as history.
+
+        ``metadata`` defaults to the old memory's; ``at`` (ISO 8601, default now)
+        is when the old one stopped being current. ``ValueError``, with nothing
+        changed, if ``old_id`` is unknown or already superseded.
+        """
+        self._sync()
+        seq = seq_of(old_id)
+        row = self._row_of(seq) if seq is not None else None
+        if row is None:
+            raise ValueError(f"there is no memory {old_id!r} to supersede; search memory for the current id")
+        old = self._record(row)
+        if old.superseded_by is not None:
+            raise ValueError(f"{old_id} was already superseded by {old.superseded_by}; "
+                             f"supersede {old.superseded_by}, the current version, instead")
+        text, at = check_text(text), check_moment(at)
+        metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
+        vector = self._embed([text])
+        if self._file is None:
+            new_seq = self._last_seq + 1
+            self._append([new_seq], [text], [metadata], vector, [(None, None, old_id)])
+            self._mark_superseded(seq, make_memory_id(new_seq), at)
+            return make_memory_id(new_seq)
+        new_seq, changes_before = self._file.supersede(seq, (text, metadata, vector[0]), at)
+        if changes_before == self._deletes_seen:  # nobody else rewrote a row meanwhile: update our copy
+            self._deletes_seen = changes_before + 1
+            self._mark_superseded(seq, make_memory_id(new_seq), at)
+        self._sync(force=True)  # loads the new row (or everything, if someone else changed old rows)
+        return make_memory_id(new_seq)
+
+    def _mark_superseded(self, seq: int, successor: str, at: str) -> None:
+        self._set_links(seq, (successor, at, self._links.get(seq, (None, None, None))[2]))
+        self._current[self._row_of(seq)] = False
+
+    def _set_links(self, seq: int, links: tuple[str | None, str | None, str | None]) -> None:
+        if any(link is not None for link in links):
+            self._links[seq] = links
+        else:
+            self._links.pop(seq, None)
+
     def _embed(self, texts: list[str]) -> np.ndarray:
         vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
         if vectors.shape != (len(texts), self.dim):
@@ -136,16 +186,23 @@ class HybridMemory(MemoryBackend):
             raise ValueError(f"embedder {self.embedder.name!r} returned NaN or infinite values")
         return normalize(vectors)  # embedders promise unit rows; a custom one that forgets still works
 
-    def _append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray) -> None:
-        """Put memories (numbered above every row held, ascending) into the next rows."""
+    def _append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray,
+                links: Sequence[tuple[str | None, str | None, str | None]] | None = None) -> None:
+        """Put memories (numbered above every row held, ascending) into the next rows; ``links`` are their
+        ``(superseded_by, superseded_at, supersedes)``, if any."""
         start, stop = self._rows, self._rows + len(texts)
         if stop > len(self._matrix):
             capacity = max(2 * len(self._matrix), stop)
             self._matrix = _resized(self._matrix, capacity)
             self._seqs, self._live = _resized(self._seqs, capacity), _resized(self._live, capacity)
+            self._current = _resized(self._current, capacity)
         self._matrix[start:stop] = vectors
         self._seqs[start:stop] = seqs
         self._live[start:stop] = True
+        self._current[start:stop] = True
+        for seq, row, item_links in zip(seqs, range(start, stop), links or ()):
+            self._set_links(seq, item_links)
+            self._current[row] = item_links[0] is None  # a superseded memory is history, not current
         self._texts.extend(texts)
         for item in metadata:  # equal neighbours share one dict: a million {"category": "general"} cost ~200 MB
             shared = self._metadata[-1] if self._metadata and self._metadata[-1] == item else item
@@ -154,8 +211,19 @@ class HybridMemory(MemoryBackend):
         self._rows, self._count, self._last_seq = stop, self._count + len(texts), int(seqs[-1])
 
     def _remove(self, row: int) -> None:
+        # Splice the fact's chain as the file does: the predecessor points on, or is current again.
+        superseded_by, _, supersedes = self._links.pop(int(self._seqs[row]), (None, None, None))
+        before, after = (seq_of(link) if link else None for link in (supersedes, superseded_by))
+        if before in self._links:
+            _, at, its_supersedes = self._links[before]
+            self._set_links(before, (superseded_by, at if superseded_by else None, its_supersedes))
+            if superseded_by is None and self._row_of(before) is not None:
+                self._current[self._row_of(before)] = True
+        if after in self._links:
+            its_superseded_by, at, _ = self._links[after]
+            self._set_links(after, (its_superseded_by, at, supersedes))
         self._texts[row] = self._metadata[row] = None
-        self._live[row] = False
+        self._live[row] = self._current[row] = False
         self._bm25.remove(row)
         self._count -= 1
         if self._rows - self._count > self._count:  # more dead rows than live ones: reclaim them
@@ -168,6 +236,7 @@ class HybridMemory(MemoryBackend):
         capacity = max(16, 2 * len(kept))
         self._matrix = _resized(self._matrix[kept], capacity)
         self._seqs, self._live = _resized(self._seqs[kept], capacity), _resized(self._live[kept], capacity)
+        self._current = _resized(self._current[kept], capacity)
         self._texts = [self._texts[row] for row in kept]
         self._metadata = [self._metadata[row] for row in kept]
         self._bm25.compact()
@@ -187,21 +256,27 @@ class HybridMemory(MemoryBackend):
             self._reset()
         for start, stop in _steps(len(rows), "loading memories"):
             batch = rows[start:stop]
+            links = [(make_memory_id(row.superseded_by) if row.superseded_by else None, row.superseded_at,
+                      make_memory_id(row.supersedes) if row.supersedes else None) for row in batch]
             self._append([row.seq for row in batch], [row.text for row in batch], [row.metadata for row in batch],
-                         np.stack([row.vector for row in batch]))
+                         np.stack([row.vector for row in batch]), links)
         self._deletes_seen = deletes
 
     # ------------------------------------------------------------ reading
 
-    def search(self, query: str, top_k: int = 3) -> list[Hit]:
-        """Return up to ``top_k`` memories, best fused score first, with every score that placed them."""
+    def search(self, query: str, top_k: int = 3, *, include_history: bool = False) -> list[Hit]:
+        """Return up to ``top_k`` memories, best fused score first, with every score that placed them.
+
+        Only current memories unless ``include_history=True``, which ranks superseded ones too.
+        """
         query = check_text(query, "query")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a whole number >= 1, got {top_k!r}")
         self._sync()
         if not self._count:
             return []
-        excluded = ~self._live[: self._rows]  # the one place that says which rows a search must skip
+        # The one place that says which rows a search must skip: deleted ones, and superseded ones unless asked.
+        excluded = ~(self._live if include_history else self._current)[: self._rows]
         # Cosine of every row: one matrix-vector product (rows are unit vectors). Via einsum, not `@`: BLAS hands
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
         cosine = np.einsum("ij,j->i", self._matrix[: self._rows], self._embed([query])[0])
@@ -222,9 +297,10 @@ class HybridMemory(MemoryBackend):
         rows, fused = rows[best], fused[best]
         vector_rank = complete_ranks(cosine, rows, vector_rank[best], -np.inf)
         keyword_rank = complete_ranks(bm25, rows, keyword_rank[best], 0.0)
-        return [Hit(make_memory_id(int(self._seqs[row])), self._texts[row], dict(self._metadata[row]), float(score),
-                    float(cosine[row]), float(bm25[row]), vector, keyword)
-                for row, score, vector, keyword in zip(rows, fused, vector_rank, keyword_rank)]
+        records = [self._record(row) for row in rows]
+        return [Hit(r.id, r.text, r.metadata, float(score), float(cosine[row]), float(bm25[row]), vector, keyword,
+                    r.superseded_by, r.supersedes)
+                for r, row, score, vector, keyword in zip(records, rows, fused, vector_rank, keyword_rank)]
 
     def tune(self, labelled: Sequence[tuple[str, Sequence[str]]], k: int = 5,
              weights: Sequence[float] = tuple(w / 10 for w in range(11))) -> dict[float, float]:
@@ -269,7 +345,10 @@ class HybridMemory(MemoryBackend):
         return self._record(row) if row is not None else None
 
     def _record(self, row: int) -> MemoryRecord:
-        return MemoryRecord(make_memory_id(int(self._seqs[row])), self._texts[row], dict(self._metadata[row]))
+        """A fresh record (metadata copied: callers may change it) of the memory in ``row``, with its links."""
+        seq = int(self._seqs[row])
+        return MemoryRecord(make_memory_id(seq), self._texts[row], dict(self._metadata[row]),
+                            *self._links.get(seq, (None, None, None)))
 
     def __len__(self) -> int:
         self._sync()
