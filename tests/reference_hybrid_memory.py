@@ -87,22 +87,32 @@ class ReferenceHybridMemory:
         self.embedder, self.fusion = embedder, fusion
         self.rows: list[np.ndarray] = []
         self.texts: list[str | None] = []
+        self.successor: list[int | None] = []  # row -> the row that superseded it (lesson 10), if any
         self.bm25 = ReferenceBM25()
 
     def store_many(self, texts: list[str]) -> None:
         for text, vector in zip(texts, normalize(np.asarray(self.embedder.embed(texts), dtype=np.float32))):
             self.rows.append(vector)
             self.texts.append(text)
+            self.successor.append(None)
             self.bm25.add(tokenize(text))
+
+    def supersede(self, old_id: str, text: str) -> None:
+        self.store_many([text])
+        self.successor[int(old_id[4:]) - 1] = len(self.rows) - 1
 
     def delete(self, memory_id: str) -> None:
         row = int(memory_id[4:]) - 1
+        for before, after in enumerate(self.successor):  # splice the chain: the predecessor points on
+            if after == row:
+                self.successor[before] = self.successor[row]
         self.rows[row] = np.zeros_like(self.rows[row])
         self.texts[row] = None
         self.bm25.remove(row)
 
-    def search(self, query: str, top_k: int = 3) -> list[Hit]:
-        live = np.flatnonzero([text is not None for text in self.texts])
+    def search(self, query: str, top_k: int = 3, include_history: bool = False) -> list[Hit]:
+        live = np.flatnonzero([text is not None and (include_history or after is None)
+                               for text, after in zip(self.texts, self.successor)])
         if not len(live):
             return []
         matrix = np.stack(self.rows)

@@ -1,7 +1,7 @@
 """HybridMemory ranks exactly as the full-sort implementation it replaced (tests/reference_hybrid_memory.py).
 
-Random small corpora with repeated words (BM25 ties), duplicated texts (cosine ties) and deletes (some
-enough to trigger compaction); every hit must agree in id, order, fused score, cosine, BM25 and both
+Random small corpora with repeated words (BM25 ties), duplicated texts (cosine ties), superseded
+memories (searched with and without their history) and deletes (some enough to trigger compaction); every hit must agree in id, order, fused score, cosine, BM25 and both
 ranks, bit for bit, for RRF (any k) and the convex fusion (any weight, and the default). Queries keep
 their stop words out of BM25, as the memory does. ``HEAD_DEPTH`` is lowered so that the pruning and rank-counting paths of
 ``exact_top_k`` run on corpora this small.
@@ -27,11 +27,12 @@ def random_text(rng: random.Random) -> str:
     return " ".join(rng.choices(VOCABULARY, k=rng.randint(1, 10)))
 
 
-def assert_same_hits(memory: HybridMemory, reference: ReferenceHybridMemory, query: str, top_k: int) -> None:
+def assert_same_hits(memory: HybridMemory, reference: ReferenceHybridMemory, query: str, top_k: int,
+                     include_history: bool = False) -> None:
     ours = [(h.id, h.text, h.score, h.cosine, h.bm25, h.vector_rank, h.keyword_rank)
-            for h in memory.search(query, top_k=top_k)]
+            for h in memory.search(query, top_k=top_k, include_history=include_history)]
     expected = [(h.id, h.text, h.score, h.cosine, h.bm25, h.vector_rank, h.keyword_rank)
-                for h in reference.search(query, top_k=top_k)]
+                for h in reference.search(query, top_k=top_k, include_history=include_history)]
     assert ours == expected, (query, top_k)
 
 
@@ -49,6 +50,11 @@ def test_search_returns_exactly_what_ranking_every_memory_returned(seed: int, de
         batch += rng.sample(batch, min(len(batch), 5))  # duplicated texts tie on every score
         memory.store_many(batch)
         reference.store_many(batch)
+        current = [record.id for record in memory.list_all() if record.superseded_by is None]
+        for memory_id in rng.sample(current, min(len(current), rng.randint(0, 6))):  # new versions of some facts
+            text = random_text(rng)
+            memory.supersede(memory_id, text)
+            reference.supersede(memory_id, text)
         ids = [record.id for record in memory.list_all()]
         for memory_id in rng.sample(ids, rng.randint(0, len(ids) * 2 // 3)):  # sometimes enough to compact
             memory.delete(memory_id)
@@ -56,4 +62,4 @@ def test_search_returns_exactly_what_ranking_every_memory_returned(seed: int, de
         for _ in range(6):
             query = random_text(rng) if rng.random() < 0.8 else "nothing matches this"
             for top_k in (1, 3, 10, 1000):
-                assert_same_hits(memory, reference, query, top_k)
+                assert_same_hits(memory, reference, query, top_k, include_history=rng.random() < 0.3)
