@@ -4,7 +4,9 @@
 an offline agent and asks it about Raft. ``check_seed_once(seed_once)`` calls the
 learner's function twice on the same file in a temporary folder (deleted
 afterwards) and checks that the file holds the seven demo facts exactly once,
-as a notebook re-run or a kernel restart would need.
+as a notebook re-run or a kernel restart would need. ``check_resume`` checks the
+stretch task: a conversation saved to a file and resumed by a new agent, which
+must send the model exactly the history the first agent had.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from aria_kit.demo import DEMO_FACTS, make_agent
+from aria_kit.demo import DEMO_FACTS, make_agent, seed_memory
 from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend, Tool
 from aria_kit.offline import OfflineProvider
+from aria_kit.scripted import ScriptedProvider, say
 
 SOLUTION = "lesson09"
 
@@ -61,10 +66,83 @@ def _seed_once_test(seed_once: Callable[[Path], MemoryBackend]) -> None:
 
 
 def check_glossary_web_search(glossary_web_search: Callable[[], Tool]) -> bool:
-    """Check exercise 9.1: a ``web_search`` tool whose knowledge also covers Raft, hot-swapped into an agent."""
-    return check("Exercise 9.1 (hot-swap a web tool)", lambda: _glossary_test(glossary_web_search), SOLUTION)
+    """Check exercise 09.1: a ``web_search`` tool whose knowledge also covers Raft, hot-swapped into an agent."""
+    return check("Exercise 09.1 (hot-swap a web tool)", lambda: _glossary_test(glossary_web_search), SOLUTION)
 
 
 def check_seed_once(seed_once: Callable[[Path], MemoryBackend]) -> bool:
-    """Check exercise 9.2: ``seed_once(path)`` opens the memory file and seeds the demo facts only if it is empty."""
-    return check("Exercise 9.2 (seed a memory file once)", lambda: _seed_once_test(seed_once), SOLUTION)
+    """Check exercise 09.2: ``seed_once(path)`` opens the memory file and seeds the demo facts only if it is empty."""
+    return check("Exercise 09.2 (seed a memory file once)", lambda: _seed_once_test(seed_once), SOLUTION)
+
+
+def _resume_test(save_conversation: Callable[..., None], resume: Callable[..., Any]) -> None:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
+        memory_path, history_path = Path(folder) / "memory.sqlite", Path(folder) / "history.json"
+        first = make_agent(memory_path=memory_path, llm=OfflineProvider(), verbose=False)
+        seed_memory(first.memory)
+        first.chat("Remember that Alice's favourite editor is Helix — not Vim.")
+        first.chat("What is Alice's favourite editor?")
+        save_conversation(first, history_path)
+        first.memory.close()
+        assert history_path.exists(), f"save_conversation wrote nothing to {history_path.name}"
+
+        llm = ScriptedProvider([say("ok")])
+        second = resume(memory_path, history_path, llm)
+        try:
+            assert len(second.memory) == len(DEMO_FACTS) + 1, (
+                f"the resumed agent's memory holds {len(second.memory)} memories; open the memory file at memory_path")
+            assert second.history == first.history, (
+                "the resumed agent's history differs from the saved one; load every message, in order, unchanged")
+            second.chat("And what is the deadline?")
+            sent = llm.requests[0]["messages"]
+            assert sent[1:-1] == first.history, (
+                "the model was not sent the saved conversation between the system prompt and the new message")
+            llm.assert_all_used()
+        finally:
+            second.memory.close()
+
+
+def check_resume(save_conversation: Callable[..., None], resume: Callable[..., Any]) -> bool:
+    """Check stretch 09: ``save_conversation(agent, path)`` and ``resume(memory_path, history_path, llm)``."""
+    return check("Stretch 09 (resume a conversation)", lambda: _resume_test(save_conversation, resume), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 09", [
+    Question(
+        "register_tool(StorageWebSearch()) is called while the agent is running. What changes?",
+        {"a": "The tool named web_search is replaced; history, memory and the other tools stay",
+         "b": "The agent restarts with an empty history",
+         "c": "A second web_search is added next to the first"},
+        "a",
+        "tools are looked up by name, so a tool with the same name replaces the old one in place.",
+        {"b": "nothing else is touched; that is what makes it a hot swap.",
+         "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."}),
+    Question(
+        "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the file?",
+        {"a": "The seven facts, once",
+         "b": "Every fact twice, because the file outlives the first run",
+         "c": "Only the second run's facts; opening a file empties it"},
+        "b",
+        "a file remembers across runs; seed only when the memory is empty (exercise 09.2).",
+        {"a": "store does not look for duplicates; each call adds a memory with a new id.",
+         "c": "opening a memory file never deletes anything: that is the point of persistence."}),
+    Question(
+        "Why does the lesson start a new Python process to test persistence, not just a new HybridMemory object?",
+        {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in memory",
+         "b": "HybridMemory cannot be opened twice in one process",
+         "c": "Subprocesses are faster"},
+        "a",
+        "only a fresh process proves that everything came from the file.",
+        {"b": "it can (the lesson does it); the point is what a new object might still share with the old one.",
+         "c": "a new process is slower; it is used because it is a stronger test."}),
+    Question(
+        "Turn 1 (project, deadline, algorithm) quotes Alice's favourite language too. Whose limitation is that?",
+        {"a": "The hybrid search's: it should not have found the Rust fact",
+         "b": "The offline stand-in's: it lists every hit sharing a distinguishing word, and cannot judge relevance",
+         "c": "The persona's: it asks to quote ids"},
+        "b",
+        "recall is a search, not understanding; a language model would read the hits and leave the Rust fact out.",
+        {"a": "the Rust fact shares the word 'Alice' and ranks first for 'What is Alice's project'; search found what "
+              "the words asked for.",
+         "c": "quoting ids is about sources; the stand-in's rules decide which hits it quotes."}),
+])
