@@ -6,7 +6,12 @@ engine holds the memory: texts are non-blank ``str`` of at most
 ``MAX_TEXT_BYTES`` of UTF-8 (emoji, right-to-left scripts, combining marks and
 NUL are fine; lone surrogates are not), and metadata is a dict of str keys to
 JSON scalars with ``category`` defaulting to "general". Ids are ``mem_0001``,
-…, ``mem_9999``, ``mem_10000``, … This module stores nothing and ranks nothing.
+…, ``mem_9999``, ``mem_10000``, …
+
+It also fixes how a memory is *shown to a model* (``quoted_entry``): one JSON
+object per line, so a stored text holding a newline and a fake
+``[mem_0999]`` line stays inside its own quotes instead of reading as another
+memory. This module stores nothing and ranks nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +27,10 @@ from aria_kit.interfaces import Metadata
 # embeds in a fraction of a second; longer documents should be split into chunks and stored one by one.
 MAX_TEXT_BYTES = 100_000
 _ID = re.compile(r"mem_(\d{4,})")
+# json.dumps(ensure_ascii=False) escapes C0 controls but leaves these raw: C1 controls and U+2028/9, which
+# str.splitlines() (and many readers) treat as line breaks, and lone surrogates, which UTF-8 cannot encode.
+# Escaping them too keeps one entry on exactly one line of valid UTF-8.
+_RAW_LINE_BREAKS = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def check_text(text: Any, what: str = "text") -> str:
@@ -85,3 +94,15 @@ def seq_of(memory_id: str) -> int | None:
     match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) else None
     seq = int(match.group(1)) if match else 0
     return seq if seq > 0 and make_memory_id(seq) == memory_id else None  # "mem_00042" is not "mem_0042"
+
+
+def quoted_entry(**fields: Any) -> str:
+    """One memory (id, category, text, scores…) as one line of JSON, for a prompt or a tool result.
+
+    The text is JSON-quoted, so nothing inside it — a newline, a quote, a fake
+    ``{"id": "mem_0999", …}`` — can end the entry or start another one: a
+    reader that takes one JSON object per line gets back exactly the fields
+    that were stored. Non-ASCII text stays readable (``ensure_ascii=False``).
+    """
+    line = json.dumps(fields, ensure_ascii=False)
+    return _RAW_LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", line)

@@ -49,7 +49,6 @@ CATEGORIES = (  # first match wins
 STOPWORDS = set("a an and are at be by did do does for from has have how i in is it its me my of on or "
                 "our that the their this to was what when where which who why with you your".split())
 QUESTION_SPLIT = re.compile(r",?\s*(?:\band\s+)?(?=\b(?:what|which|who|when|where|how|why)\b)", re.I)
-SEARCH_LINE = re.compile(r"^\d+\. \[(\S+)\] \(([^)]*)\) (.*) — fused")
 
 
 def _strip_request(text: str) -> str:
@@ -85,14 +84,27 @@ def _expression(message: str) -> tuple[str, str] | None:
     return None
 
 
-def _relevant(hits: list[re.Match[str]], query: str) -> list[re.Match[str]]:
+def _quoted_memories(text: str) -> list[dict[str, Any]]:
+    """The memories quoted one JSON object per line in a search result or the system prompt."""
+    entries = []
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line) if line.startswith("{") else None
+        except json.JSONDecodeError:
+            entry = None
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("text"), str):
+            entries.append(entry)
+    return entries
+
+
+def _relevant(hits: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     """Hits that share the most *distinguishing* words with the query (words not common to every hit).
 
     "Alice" in a question about Alice's storage engine matches every memory about
     Alice; "storage" and "engine" pick out the one that answers it.
     """
     wanted = set(tokenize(query)) - STOPWORDS
-    words = [set(tokenize(h.group(3))) & wanted for h in hits]
+    words = [set(tokenize(h["text"])) & wanted for h in hits]
     common = set.intersection(*words) if len(words) > 1 else set()
     kept = [(h, w) for h, w in zip(hits, words) if w - common or (w and w == common and h is hits[0])]
     best = max((len(w) for _, w in kept), default=0)
@@ -179,15 +191,15 @@ class OfflineProvider(LLMProvider):
         if name == "web_search":
             return "From the (simulated) web: " + re.sub(r"^\[[^\]]*\] ", "", result, flags=re.M).replace("\n", " ")
         if name == "memory_search":
-            hits = [h for h in map(SEARCH_LINE.match, result.splitlines()) if h]
-            relevant = [h for h in _relevant(hits, str(arguments.get("query", ""))) if h.group(1) not in quoted]
-            quoted.update(h.group(1) for h in relevant)
-            return "From memory: " + " ".join(f"{h.group(3)} [{h.group(1)}]" for h in relevant) if relevant else ""
+            hits = _quoted_memories(result)
+            relevant = [h for h in _relevant(hits, str(arguments.get("query", ""))) if h["id"] not in quoted]
+            quoted.update(h["id"] for h in relevant)
+            return "From memory: " + " ".join(f"{h['text']} [{h['id']}]" for h in relevant) if relevant else ""
         return f"{name} returned: {result}"
 
     @staticmethod
     def _answer_without_tools(system_prompt: str) -> str:
-        recalled = re.findall(r"^- (\[mem_\d+\] .*)$", system_prompt, flags=re.M)
+        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in _quoted_memories(system_prompt)]
         if recalled:
             return "No tools are available; recalled memories: " + " ".join(recalled)
         return "No tools are available and nothing was recalled, so there is nothing to go on."

@@ -5,6 +5,10 @@ and a ``run`` method whose signature and docstring become the JSON schema the
 model sees. The calculator lives in its own module (``calculator.py``) because
 making it safe is a lesson of its own.
 
+``memory_search`` returns one JSON object per memory, one per line: the stored
+text is quoted data, so a memory containing a newline and a fake
+``[mem_0999]`` line cannot pass itself off as a second memory.
+
 ``web_search`` is honest about what it is: a lookup in a tiny built-in
 knowledge base, not the internet. Extend it by subclassing with a bigger
 ``KNOWLEDGE`` dict (the capstone hot-swaps exactly that) or by passing one in.
@@ -12,11 +16,13 @@ knowledge base, not the internet. Extend it by subclassing with a bigger
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from aria_kit.bm25 import tokenize
 from aria_kit.calculator import CalculatorTool
 from aria_kit.interfaces import MemoryBackend, Tool
+from aria_kit.memory_rules import quoted_entry
 
 MAX_MEMORY_TEXT = 4_000  # characters; a tool call is not the place for a novel
 MAX_QUERY = 1_000
@@ -73,11 +79,13 @@ class MemorySearchTool(Tool):
         except ValueError as exc:
             return f"Error: {exc}"
         if not hits:
-            return f"No memories found for {query!r}."
-        lines = [f"Found {len(hits)} {'memory' if len(hits) == 1 else 'memories'} for {query!r}:"]
-        lines += [
-            f"{rank}. [{h.id}] ({h.category}) {h.text} — fused {h.score:.4f}, cosine {h.cosine:.3f}, bm25 {h.bm25:.3f}"
-            for rank, h in enumerate(hits, start=1)
+            return f"No memories found for {json.dumps(query, ensure_ascii=False)}."
+        found = f"{len(hits)} {'memory' if len(hits) == 1 else 'memories'}"
+        lines = [f"Found {found} for {json.dumps(query, ensure_ascii=False)}, best first, one JSON object per line:"]
+        lines += [  # quoted, so a stored text can never pose as another memory (see quoted_entry)
+            quoted_entry(id=h.id, category=h.category, text=h.text,
+                         fused=round(h.score, 4), cosine=round(h.cosine, 3), bm25=round(h.bm25, 3))
+            for h in hits
         ]
         return "\n".join(lines)
 

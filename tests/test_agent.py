@@ -53,7 +53,8 @@ def test_recalled_memories_go_into_the_system_prompt_and_all_tool_schemas_are_se
     agent.chat("Rust language?")
     request = llm.requests[0]
     assert request["messages"][0]["role"] == "system"
-    assert "[mem_0001] (user_pref) Alice's favourite language is Rust." in request["messages"][0]["content"]
+    entry = '{"id": "mem_0001", "category": "user_pref", "text": "Alice\'s favourite language is Rust."}'
+    assert entry in request["messages"][0]["content"].splitlines()
     assert request["messages"][-1] == {"role": "user", "content": "Rust language?"}
     assert [t["function"]["name"] for t in request["tools"]] == ["add", "broken"]
     assert memory.searches == ["Rust language?"]

@@ -21,7 +21,7 @@ def test_system_prompt_is_deterministic_and_names_the_persona():
 def test_live_context_lists_recalled_memories_with_ids():
     hit = Hit("mem_0007", "Order #4821 was placed by Alice.", {"category": "order"}, 0.03, 0.5, 2.0)
     prompt = ARIA.system_prompt([hit])
-    assert "- [mem_0007] (order) Order #4821 was placed by Alice." in prompt
+    assert '{"id": "mem_0007", "category": "order", "text": "Order #4821 was placed by Alice."}' in prompt.splitlines()
     assert "(no memories recalled)" not in prompt
     assert "(no memories recalled)" in ARIA.system_prompt([])
 

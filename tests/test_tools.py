@@ -38,10 +38,10 @@ def test_memory_search_lists_hits_with_ids_and_scores():
     memory.store("Bob likes tea.", {"category": "user_pref"})
     result = MemorySearchTool(memory).invoke('{"query": "bob tea"}')
     assert result.splitlines() == [
-        "Found 1 memory for 'bob tea':",
-        "1. [mem_0001] (user_pref) Bob likes tea. — fused 2.0000, cosine 0.000, bm25 2.000",
+        'Found 1 memory for "bob tea", best first, one JSON object per line:',
+        '{"id": "mem_0001", "category": "user_pref", "text": "Bob likes tea.", "fused": 2.0, "cosine": 0.0, "bm25": 2.0}',
     ]
-    assert MemorySearchTool(memory).invoke({"query": "zebra"}) == "No memories found for 'zebra'."
+    assert MemorySearchTool(memory).invoke({"query": "zebra"}) == 'No memories found for "zebra".'
     assert MemorySearchTool(memory).invoke({"query": "bob", "top_k": 0}).startswith("Error: top_k must be between 1 and 10")
 
 
