@@ -22,7 +22,8 @@ from aria_kit.solutions import lesson06 as sol06
 from aria_kit.solutions.lesson06 import WordCountTool, check_arguments, derive_schema, derive_schema_plus
 from aria_kit.solutions.lesson07 import compile_persona, fit_prompt, violations
 from aria_kit.solutions.lesson08 import guarded_loop, mini_loop, two_step_script
-from aria_kit.solutions.lesson09 import glossary_web_search, resume, save_conversation, seed_once
+from aria_kit.solutions.lesson09 import (MemoryForgetTool, glossary_web_search, make_forget_tool, resume,
+                                         save_conversation, seed_once)
 from exercise_checks import unwritten, verdict
 
 
@@ -41,6 +42,7 @@ CHECKS = [
     (lesson08.check_guarded_loop, guarded_loop),
     (lesson09.check_glossary_web_search, glossary_web_search),
     (lesson09.check_seed_once, seed_once),
+    (lesson09.check_forget_tool, make_forget_tool),
 ]
 
 
@@ -515,4 +517,63 @@ def _save_only_the_answers(agent, path):
                                             (_save_only_the_answers, resume)])
 def test_resume_check_rejects_a_conversation_or_memory_that_is_not_restored(save, load, capsys):
     assert lesson09.check_resume(save, load) is False
+    assert verdict(capsys) == "✗"
+
+
+# ---------------------------------------------------------------- exercise 09.3: a memory_forget tool
+
+
+
+def test_forget_check_accepts_the_worked_solution(capsys):
+    assert lesson09.check_forget_tool(make_forget_tool) is True
+    assert verdict(capsys) == "✓"
+
+
+def test_forget_check_reports_an_untouched_stub_as_not_done_yet(capsys):
+    class Stub(MemoryForgetTool):
+        def run(self, memory_id: str) -> str:
+            raise NotImplementedError
+
+    assert lesson09.check_forget_tool(Stub) is False
+    assert capsys.readouterr().out.startswith("○")
+
+
+class ClaimsSuccessAlways(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """memory_id: The id."""
+        self.memory.delete(memory_id)
+        return f"Forgot {memory_id}."
+
+
+class RaisesOnUnknownIds(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """memory_id: The id."""
+        if self.memory.get(memory_id) is None:
+            raise KeyError(memory_id)
+        self.memory.delete(memory_id)
+        return f"Forgot {memory_id}."
+
+
+class ForgetsNothing(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """memory_id: The id."""
+        return f"Forgot {memory_id}."
+
+
+class UndocumentedId(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """Forget."""
+        return MemoryForgetTool.run(self, memory_id)
+
+
+class ForgetsByPosition(MemoryForgetTool):
+    def run(self, memory_id: int) -> str:
+        """memory_id: The position of the memory, from 1."""
+        return MemoryForgetTool.run(self, f"mem_{memory_id:04d}")
+
+
+@pytest.mark.parametrize("wrong", [ClaimsSuccessAlways, RaisesOnUnknownIds, ForgetsNothing, UndocumentedId,
+                                   ForgetsByPosition])
+def test_forget_check_rejects_tools_that_lie_raise_or_misdescribe(wrong, capsys):
+    assert lesson09.check_forget_tool(wrong) is False
     assert verdict(capsys) == "✗"

@@ -4,7 +4,9 @@
 an offline agent and asks it about Raft. ``check_seed_once(seed_once)`` calls the
 learner's function twice on the same file in a temporary folder (deleted
 afterwards) and checks that the file holds the seven demo facts exactly once,
-as a notebook re-run or a kernel restart would need. ``check_resume`` checks the
+as a notebook re-run or a kernel restart would need. ``check_forget_tool`` checks
+a tool the learner designs, ``memory_forget``, on its own and inside a scripted
+turn of a real agent. ``check_resume`` checks the
 stretch task: a conversation saved to a file and resumed by a new agent, which
 must send the model exactly the history the first agent had.
 """
@@ -16,13 +18,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from aria_kit.agent import AutonomousAgent
 from aria_kit.demo import DEMO_FACTS, make_agent, seed_memory
 from aria_kit.exercises import check
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.tools import default_tools
 from aria_kit.interfaces import MemoryBackend, Tool
 from aria_kit.offline import OfflineProvider
-from aria_kit.scripted import ScriptedProvider, say
+from aria_kit.persona import ARIA
+from aria_kit.scripted import ScriptedProvider, call_tool, say
 
 SOLUTION = "lesson09"
 
@@ -63,6 +68,47 @@ def _seed_once_test(seed_once: Callable[[Path], MemoryBackend]) -> None:
             assert len(reopened) == len(expected), (
                 f"a fresh HybridMemory(path=path) finds {len(reopened)} memories in the file; "
                 "open your memory with path=path so it is saved")
+
+
+def _forget_test(make_forget_tool: Callable[[MemoryBackend], Tool]) -> None:
+    memory = HybridMemory()
+    seed_memory(memory)
+    tool = make_forget_tool(memory)
+    assert isinstance(tool, Tool), f"make_forget_tool returned a {type(tool).__name__}; return a Tool"
+    first = tool.invoke('{"memory_id": "mem_0007"}')
+    assert tool.name == "memory_forget", f"the tool is called {tool.name!r}; name it 'memory_forget'"
+    assert tool.description.strip(), "the description is empty: tell the model what the tool does, and that it cannot be undone"
+    parameters = tool.schema()["function"]["parameters"]
+    assert list(parameters["properties"]) == ["memory_id"] and parameters["required"] == ["memory_id"], (
+        f"run should take exactly one required parameter, memory_id; the schema says {parameters}")
+    assert parameters["properties"]["memory_id"].get("type") == "string", "annotate it `memory_id: str`"
+    assert parameters["properties"]["memory_id"].get("description"), "describe memory_id in run's docstring"
+    assert not first.startswith("Error") and "mem_0007" in first, (
+        f"forgetting mem_0007 should succeed and name it, got {first!r}")
+    assert memory.get("mem_0007") is None and len(memory) == len(DEMO_FACTS) - 1, (
+        "mem_0007 is still in the memory: call memory.delete(memory_id)")
+    for raw, what in (('{"memory_id": "mem_0007"}', "a memory that is already gone"),
+                      ('{"memory_id": "mem_0999"}', "an id that was never stored"),
+                      ('{"memory_id": "order 4821"}', "text that is not an id")):
+        reply = tool.invoke(raw)
+        assert isinstance(reply, str) and reply.startswith("Error"), (
+            f"forgetting {what} ({raw}) should answer with text starting 'Error', got {reply!r}")
+        assert "mem_" in reply or "order 4821" in reply, f"say which id was not found: {reply!r}"
+    assert len(memory) == len(DEMO_FACTS) - 1, "a failed forget must not delete anything"
+
+    llm = ScriptedProvider([call_tool("memory_forget", {"memory_id": "mem_0001"}), say("Forgotten [mem_0001].")])
+    agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory))
+    agent.register_tool(make_forget_tool(memory))
+    agent.chat("Forget that Alice likes Rust.")
+    llm.assert_all_used()
+    result = next(s.detail["result"] for s in agent.last_turn.steps if s.kind == "tool")
+    assert not result.startswith("Error") and memory.get("mem_0001") is None, (
+        f"inside a turn, memory_forget should have deleted mem_0001; the tool answered {result!r}")
+
+
+def check_forget_tool(make_forget_tool: Callable[[MemoryBackend], Tool]) -> bool:
+    """Check exercise 09.3: a ``memory_forget`` tool that deletes one memory by id and reports what it did."""
+    return check("Exercise 09.3 (a memory_forget tool)", lambda: _forget_test(make_forget_tool), SOLUTION)
 
 
 def check_glossary_web_search(glossary_web_search: Callable[[], Tool]) -> bool:
@@ -145,4 +191,13 @@ QUIZ = Quiz("Lesson 09", [
         {"a": "the Rust fact shares the word 'Alice' and ranks first for 'What is Alice's project'; search found what "
               "the words asked for.",
          "c": "quoting ids is about sources; the stand-in's rules decide which hits it quotes."}),
+    Question(
+        "Your memory_forget tool is asked to forget an id that does not exist. What should it do?",
+        {"a": "Raise KeyError so the bug is visible",
+         "b": "Answer 'Error: …' text naming the id, so the model can check the id and try again",
+         "c": "Answer 'Done' anyway; the memory is gone either way"},
+        "b",
+        "a model's wrong id is the model's mistake: it goes back as text the model can act on, like any bad call.",
+        {"a": "exceptions are for bugs in our code; a tool the model called wrongly answers with text (lesson 06).",
+         "c": "a tool must not claim success it did not have: the model would tell the user something false."}),
 ])
