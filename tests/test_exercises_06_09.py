@@ -21,7 +21,7 @@ from aria_kit.tools import WebSearchTool
 from aria_kit.solutions import lesson06 as sol06
 from aria_kit.solutions.lesson06 import WordCountTool, check_arguments, derive_schema, derive_schema_plus
 from aria_kit.solutions.lesson07 import compile_persona, fit_prompt, violations
-from aria_kit.solutions.lesson08 import guarded_loop, mini_loop, two_step_script
+from aria_kit.solutions.lesson08 import guarded_loop, mini_loop, recalled_entries, two_step_script
 from aria_kit.solutions.lesson09 import (MemoryForgetTool, glossary_web_search, make_forget_tool, resume,
                                          save_conversation, seed_once)
 from exercise_checks import unwritten, verdict
@@ -39,6 +39,7 @@ CHECKS = [
     (lesson07.check_fit_prompt, fit_prompt),
     (lesson08.check_two_step_script, two_step_script),
     (lesson08.check_mini_loop, mini_loop),
+    (lesson08.check_recalled_entries, recalled_entries),
     (lesson08.check_guarded_loop, guarded_loop),
     (lesson09.check_glossary_web_search, glossary_web_search),
     (lesson09.check_seed_once, seed_once),
@@ -428,6 +429,41 @@ def test_worked_mini_loop_matches_the_agent_on_a_bad_call_then_a_fix():
     first_result = llm.requests[1]["messages"][-1]["content"]
     assert first_result.startswith("Error: invalid arguments for `calculator`")
     llm.assert_all_used()
+
+
+def _old_line_format(prompt):
+    import re
+    return re.findall(r"^- \[(mem_\d+)\] \([^)]*\) (.*)$", prompt, flags=re.M)
+
+
+def _text_sliced_out_of_the_json(prompt):  # escapes stay escaped: "\\n" instead of a line break
+    import re
+    return list(zip(re.findall(r'"id": "(mem_\d+)"', prompt), re.findall(r'"text": "(.*?)"}', prompt)))
+
+
+def _every_line_split_on_newlines_in_text(prompt):  # splits the escaped text too, and loses the entry's tail
+    import json
+    entries = []
+    for line in prompt.replace("\\n", "\n").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        entries.append((entry["id"], entry["text"]))
+    return entries
+
+
+def _ids_from_the_text_too(prompt):  # trusts any mem_ id it sees, including one inside a memory's text
+    import re
+    return [(i, t) for i, t in recalled_entries(prompt)] + [
+        (i, "") for i in re.findall(r"mem_099\d", prompt)]
+
+
+@pytest.mark.parametrize("wrong", [_old_line_format, _text_sliced_out_of_the_json,
+                                   _every_line_split_on_newlines_in_text, _ids_from_the_text_too])
+def test_recalled_entries_check_rejects_parsers_that_do_not_read_entries_as_json(wrong, capsys):
+    assert lesson08.check_recalled_entries(wrong) is False
+    assert verdict(capsys) == "✗"
 
 
 def _guard_by_raw_text(llm, tools, user_message, max_rounds=4):

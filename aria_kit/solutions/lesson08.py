@@ -1,6 +1,6 @@
-"""Worked solutions for lesson 08: a scripted two-step turn, and the agent loop written by hand.
+"""Worked solutions for lesson 08: a scripted two-step turn, the loop by hand, the live context read as data.
 
-Open this when you are stuck on exercises 08.1, 08.2 or the stretch. ``mini_loop`` is
+Open this when you are stuck on exercises 08.1–08.3 or the stretch. ``mini_loop`` is
 ``AutonomousAgent.chat`` without memory, persona or trace: ask the model, run
 the tools it asks for, feed each result back as a tool message, and stop at a
 text answer or at the round limit. ``guarded_loop`` (the stretch) also
@@ -68,3 +68,11 @@ def guarded_loop(llm: LLMProvider, tools: dict[str, Tool], user_message: str, ma
             seen.add(key)
             messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
     return f"Round limit reached after {max_rounds} model rounds."
+
+
+def recalled_entries(prompt: str) -> list[tuple[str, str]]:
+    # Each recalled memory is one line holding one JSON object; its text is a JSON string, so a newline or a
+    # look-alike entry inside it is escaped and comes back from json.loads exactly as it was stored.
+    live = prompt.split("## Live context", 1)[-1]
+    entries = [json.loads(line) for line in live.splitlines() if line.startswith("{")]
+    return [(entry["id"], entry["text"]) for entry in entries]
