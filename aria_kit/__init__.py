@@ -1,10 +1,12 @@
 """Aria Kit: the pieces the lessons build, importable and tested.
 
-Each module matches a lesson: ``interfaces`` (01), ``embeddings`` (02), ``bm25``
-(03), ``fusion``, ``memory_rules`` and ``hybrid_memory`` (04), ``schemas``, ``tools`` and
-``calculator`` (05), ``persona`` (06), ``providers``, ``offline``, ``scripted`` and
-``agent`` (07), ``demo`` (08). Charts and the chat widget import matplotlib and
-ipywidgets, so they are never imported from here: ``from aria_kit.charts import …``.
+``LESSONS`` below is the lesson map, written once: which lesson introduces each
+module. Imports point backward only — a module imports modules of its own or
+earlier lessons (``tests/test_import_direction.py`` derives the import graph and
+enforces it) — so an early lesson never loads the agent or the OpenAI SDK.
+``charts`` and ``chat_widget`` are the display modules: the only ones that
+import matplotlib or ipywidgets, and nothing in the package imports them, so
+they are never imported from here: ``from aria_kit.charts import …``.
 
 The names below are imported lazily on first use, so ``import aria_kit`` stays
 fast and importing one module does not load the embedding model.
@@ -16,6 +18,22 @@ import importlib
 from typing import Any
 
 __version__ = "0.1.0"
+
+# module -> the lesson that introduces it (exercise and solution modules belong to their own lesson).
+LESSONS: dict[str, int] = {
+    "interfaces": 1, "schemas": 1,  # Tool.schema() derives its schema in lesson 01; lesson 06 takes it apart
+    "tables": 1, "demo_data": 1,  # display tables without matplotlib; the demo facts
+    "embeddings": 2,
+    "bm25": 3,
+    "fusion": 4, "memory_rules": 4, "persistence": 4, "hybrid_memory": 4, "evaluation": 4,
+    "charts": 5,  # display module for the retrieval lessons 02–05
+    "calculator": 6, "tools": 6,
+    "persona": 7,
+    "scripted": 8, "offline": 8, "openai_provider": 8, "agent": 8,
+    "demo": 9, "__main__": 9,
+    "chat_widget": 11,
+    "qdrant_memory": 12,
+}
 
 _EXPORTS = {
     "AssistantMessage": "interfaces", "Embedder": "interfaces", "Hit": "interfaces", "LLMProvider": "interfaces",

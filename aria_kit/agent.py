@@ -7,9 +7,13 @@ the model asks for and feeds the result back, and stops at a plain-text answer
 or after ``max_rounds`` model calls.
 
 The model's output is untrusted: an unknown tool, arguments that are not JSON,
-arguments that fail validation, or a tool that raises all become one tool
-message saying what went wrong, so the model can correct itself and a real
-chat-completions API never sees a tool call without its reply. A provider
+arguments that fail validation, a tool that raises, or one that runs past
+``tool_timeout`` seconds all become one tool message saying what went wrong,
+so the model can correct itself and a real chat-completions API never sees a
+tool call without its reply. The time limit is a ``SIGALRM`` timer, so it
+stops a tool stuck in Python code or waiting on I/O, but only when the agent
+runs in the main thread of a Unix process (as in Jupyter and the terminal
+chat); elsewhere tools run without one. ``recall_k=0`` turns recall off. A provider
 failure (``ProviderError``) is the user's to see: it propagates, and the
 history is left exactly as it was so the user can simply retry.
 
@@ -22,7 +26,11 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Sequence
+import re
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +40,34 @@ from aria_kit.persona import AgentPersona
 log = logging.getLogger(__name__)
 
 MAX_TOOL_RESULT = 8_000  # characters fed back to the model per tool call
+TOOL_TIMEOUT = 60.0  # seconds; long enough for a memory store that embeds through a remote API
+
+
+class ToolTimeout(BaseException):
+    """Raised inside a tool that ran out of time; a BaseException, so a tool's ``except Exception`` can't swallow it."""
+
+
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise ``ToolTimeout`` in the block after ``seconds``, where a SIGALRM timer is available."""
+    if (seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):  # no timer here, or someone else's is running: leave it
+        yield
+        return
+    armed = True
+
+    def expire(signum: int, frame: object) -> None:
+        if armed:  # a signal that arrives while disarming must not escape from the finally below
+            raise ToolTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
 
 
 @dataclass(frozen=True)
@@ -72,6 +108,17 @@ class Turn:
         )
 
 
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what OpenAI-style function calling accepts
+
+
+def _describe(exc: Exception) -> str:
+    """An exception's message, even when its own ``__str__`` is what is broken."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - the message is best effort; the type name is already reported
+        return "(its message could not be shown)"
+
+
 def _shorten(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -89,10 +136,17 @@ class AutonomousAgent:
         *,
         max_rounds: int = 8,
         recall_k: int = 3,
+        tool_timeout: float | None = TOOL_TIMEOUT,
     ) -> None:
+        for name, value, least in (("max_rounds", max_rounds, 1), ("recall_k", recall_k, 0)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
+        if tool_timeout is not None and not (isinstance(tool_timeout, (int, float)) and tool_timeout > 0):
+            raise ValueError(f"tool_timeout must be a positive number of seconds or None, got {tool_timeout!r}")
         self.persona, self.llm, self.memory = persona, llm, memory
-        self.max_rounds, self.recall_k = max_rounds, recall_k
+        self.max_rounds, self.recall_k, self.tool_timeout = max_rounds, recall_k, tool_timeout
         self.tools: dict[str, Tool] = {}
+        self._schemas: dict[str, dict[str, Any]] = {}  # built once per tool, when it is registered
         for tool in tools:
             self.register_tool(tool)
         self.history: list[dict[str, Any]] = []
@@ -105,11 +159,11 @@ class AutonomousAgent:
         if not isinstance(message, str) or not message.strip():
             raise ValueError("The message is empty: type something for the agent to answer.")
         turn = Turn(user=message)
-        recalled = self.memory.search(message, top_k=self.recall_k) if len(self.memory) else []
+        recalled = self.memory.search(message, top_k=self.recall_k) if self.recall_k and len(self.memory) else []
         turn.steps.append(Step("recall", ", ".join(h.id for h in recalled) or "no memories yet", {"hits": recalled}))
         messages = [{"role": "system", "content": self.persona.system_prompt(recalled)}]
         messages += self.history + [{"role": "user", "content": message}]
-        schemas = [tool.schema() for tool in self.tools.values()]
+        schemas = list(self._schemas.values())
 
         answer = None
         for round_number in range(1, self.max_rounds + 1):
@@ -147,12 +201,16 @@ class AutonomousAgent:
             available = ", ".join(sorted(self.tools)) or "none"
             return f"Error: unknown tool `{call.name}`. Available tools: {available}."
         try:
-            result = tool.invoke(call.arguments)
+            with _time_limit(self.tool_timeout):
+                result = tool.invoke(call.arguments)
+                result = result if isinstance(result, str) else str(result)  # inside: a result's str() may fail too
+        except ToolTimeout:
+            log.warning("tool %s timed out after %s s", call.name, self.tool_timeout)
+            return (f"Error: tool `{call.name}` did not finish within {self.tool_timeout:g} s and was stopped. "
+                    "Try a smaller request, or answer without it.")
         except Exception as exc:  # a tool's bug must not end the conversation
-            log.warning("tool %s raised %r", call.name, exc)
-            return f"Error: tool `{call.name}` failed with {type(exc).__name__}: {exc}"
-        if not isinstance(result, str):
-            result = str(result)
+            log.warning("tool %s raised %s", call.name, type(exc).__name__)
+            return f"Error: tool `{call.name}` failed with {type(exc).__name__}: {_describe(exc)}"
         if len(result) > MAX_TOOL_RESULT:
             result = result[:MAX_TOOL_RESULT] + f"\n… (truncated: {len(result)} characters in all)"
         return result
@@ -164,10 +222,23 @@ class AutonomousAgent:
         return self.turns[-1] if self.turns else None
 
     def register_tool(self, tool: Tool) -> None:
-        """Add a tool, or hot-swap the one with the same name."""
-        if not tool.name:
-            raise ValueError(f"{tool!r} has no name; set the class attribute `name`.")
+        """Add a tool, or hot-swap the one with the same name; a malformed tool is refused here, at once.
+
+        The tool's schema is built (and so checked) now rather than on every turn: a ``run``
+        without type hints fails when it is registered, not in the middle of a conversation.
+        """
+        if not isinstance(tool, Tool):
+            raise TypeError(f"{tool!r} is not a Tool: subclass aria_kit.interfaces.Tool and write `run`.")
+        if not isinstance(tool.name, str) or not _TOOL_NAME.fullmatch(tool.name):
+            raise ValueError(f"{tool!r} needs a `name` of 1–64 letters, digits, _ or - (the model calls it by "
+                             f"that name), got {tool.name!r}.")
+        try:
+            schema = tool.schema()
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"tool `{tool.name}`: its schema cannot be built — {exc}. Give every parameter of "
+                             "`run` a type hint, or set `parameters` to a JSON schema.") from exc
         self.tools[tool.name] = tool
+        self._schemas[tool.name] = schema
 
     def list_tools(self) -> list[str]:
         return list(self.tools)

@@ -116,25 +116,36 @@ class OpenAIEmbedder(Embedder):
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        rows: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
-            batch = texts[start : start + self.batch_size]
-            response = self._create(batch)
-            # The API documents that ``index`` gives each vector's input position; honour it, not list order.
-            data = sorted(response.data, key=lambda item: item.index)
-            if len(data) != len(batch):
-                raise ValueError(f"the embeddings server returned {len(data)} vectors for {len(batch)} texts")
-            rows.extend(item.embedding for item in data)
-        vectors = normalize(np.asarray(rows, dtype=np.float32))
+        starts = range(0, len(texts), self.batch_size)
+        batches = [self._create(texts[start : start + self.batch_size]) for start in starts]
+        widths = {batch.shape[1] for batch in batches}
+        if len(widths) != 1:
+            raise ValueError(f"the embeddings server returned vectors of different widths {sorted(widths)}")
+        vectors = normalize(np.concatenate(batches))
         self.dim = vectors.shape[1]
         return vectors
 
-    def _create(self, batch: list[str]) -> Any:
+    def _create(self, batch: list[str]) -> np.ndarray:
+        """One request: the batch's vectors as a float32 array, rows in input order."""
         import openai
 
-        try:
-            return self._client.embeddings.create(model=self.model, input=batch)
-        except openai.OpenAIError as exc:
-            from aria_kit.openai_provider import translate_error
+        from aria_kit.openai_provider import ProviderError, translate_error
 
-            raise translate_error(exc) from exc
+        try:
+            response = self._client.embeddings.create(model=self.model, input=batch)
+            # The API documents that ``index`` gives each vector's input position; honour it, not list order.
+            data = sorted(response.data, key=lambda item: item.index)
+            rows = np.asarray([item.embedding for item in data], dtype=np.float32)
+        except openai.OpenAIError as exc:
+            error = translate_error(exc)
+        except (AttributeError, TypeError, ValueError, RecursionError):  # a reply of the wrong shape or types
+            error = ProviderError(f"The embeddings server sent a reply that is not a list of {self.model!r} vectors. "
+                                  "Check that OPENAI_BASE_URL points at an OpenAI-compatible API and that the model "
+                                  "is an embedding model.", kind="bad_response")
+        else:
+            if rows.ndim != 2 or len(rows) != len(batch):
+                raise ValueError(f"the embeddings server returned {len(rows)} vectors for {len(batch)} texts")
+            return rows
+        # Raised outside the except blocks: chaining the SDK's error (`from exc`, or the implicit __context__)
+        # would print its text, which can echo the server's "Bearer sk-…", in every traceback.
+        raise error

@@ -207,6 +207,9 @@ class Tool(ABC):
                 arguments = json.loads(arguments)
             except json.JSONDecodeError as exc:
                 return f"Error: arguments for `{self.name}` are not valid JSON ({exc.msg} at position {exc.pos}). Send a JSON object."
+            except (ValueError, RecursionError):  # a number of over 4,300 digits, or nesting too deep to recurse
+                return (f"Error: arguments for `{self.name}` could not be read: a number is too long or the JSON is "
+                        "nested too deeply. Send a flat JSON object.")
         if not isinstance(arguments, dict):
             return f"Error: arguments for `{self.name}` must be a JSON object, got {type(arguments).__name__}."
         problems = validate_arguments(self.parameters_schema(), arguments)

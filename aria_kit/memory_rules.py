@@ -5,7 +5,9 @@ here, so the same bad input gets the same clear ``ValueError`` whichever
 engine holds the memory: texts are non-blank ``str`` of at most
 ``MAX_TEXT_BYTES`` of UTF-8 (emoji, right-to-left scripts, combining marks and
 NUL are fine; lone surrogates are not), and metadata is a dict of str keys to
-JSON scalars with ``category`` defaulting to "general". Ids are ``mem_0001``,
+JSON scalars with ``category`` defaulting to "general" (a category that is a
+str holds at most ``MAX_CATEGORY_CHARS``: it is a label that is repeated in
+every prompt that recalls its memory). Ids are ``mem_0001``,
 …, ``mem_9999``, ``mem_10000``, …
 
 It also fixes how a memory is *shown to a model* (``quoted_entry``): one JSON
@@ -26,7 +28,10 @@ from aria_kit.interfaces import Metadata
 # A memory is a fact or a note. 100 kB of UTF-8 (~15,000 words) is far beyond that and still
 # embeds in a fraction of a second; longer documents should be split into chunks and stored one by one.
 MAX_TEXT_BYTES = 100_000
+MAX_CATEGORY_CHARS = 64
 _ID = re.compile(r"mem_(\d{4,})")
+MAX_SEQ = 2**63 - 1  # the largest SQLite INTEGER, so the largest id a memory file can hand out
+_MAX_ID_LENGTH = len(f"mem_{MAX_SEQ}")
 # json.dumps(ensure_ascii=False) escapes C0 controls but leaves these raw: C1 controls and U+2028/9, which
 # str.splitlines() (and many readers) treat as line breaks, and lone surrogates, which UTF-8 cannot encode.
 # Escaping them too keeps one entry on exactly one line of valid UTF-8.
@@ -69,6 +74,9 @@ def check_metadata(metadata: Any) -> Metadata:
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError(f"metadata[{key!r}] is {value}, which JSON cannot hold; use a finite number or None")
     checked = {**metadata, "category": metadata.get("category", "general")}
+    if isinstance(checked["category"], str) and len(checked["category"]) > MAX_CATEGORY_CHARS:
+        raise ValueError(f"the category is {len(checked['category']):,} characters; a category is a short label "
+                         f"such as 'task' or 'user_pref' of at most {MAX_CATEGORY_CHARS}")
     _check_size(json.dumps(checked, ensure_ascii=False), "the metadata, as JSON,")
     return checked
 
@@ -91,9 +99,11 @@ def make_memory_id(seq: int) -> str:
 
 def seq_of(memory_id: str) -> int | None:
     """The number in a well-formed id (``mem_0042`` → 42), else ``None``."""
-    match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) else None
+    match = _ID.fullmatch(memory_id) if isinstance(memory_id, str) and len(memory_id) <= _MAX_ID_LENGTH else None
     seq = int(match.group(1)) if match else 0
-    return seq if seq > 0 and make_memory_id(seq) == memory_id else None  # "mem_00042" is not "mem_0042"
+    if not 0 < seq <= MAX_SEQ:  # beyond SQLite's 64-bit integers no memory can have that id
+        return None
+    return seq if make_memory_id(seq) == memory_id else None  # "mem_00042" is not "mem_0042"
 
 
 def quoted_entry(**fields: Any) -> str:

@@ -6,9 +6,13 @@
 LM Studio: point ``OPENAI_BASE_URL`` (or ``base_url``) at the server. Replies
 from such servers are sometimes a little off-spec (no ``tool_calls`` key,
 arguments as an object instead of a JSON string, a tool call without an id);
-those are normalised rather than crashed on. Every failure leaves as one
-``ProviderError`` whose ``kind`` a program can branch on and whose message says
-what went wrong and what to do next, and never contains the API key.
+those are normalised rather than crashed on, and fields of the wrong JSON type
+are refused. Every failure leaves as one ``ProviderError`` whose ``kind`` a
+program can branch on and whose message says what went wrong and what to do
+next; it never contains the API key, and nothing is chained to it (the SDK's
+own error can echo the key). The client ``make_client`` builds also enforces
+an overall deadline, a reply-size cap and same-host redirects
+(``reply_limits.py``).
 ``default_provider`` picks OpenAI when it is configured and the offline
 stand-in otherwise, so every lesson runs without a key.
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 import uuid
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,6 +34,7 @@ from urllib.parse import urlsplit
 import openai
 
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
+from aria_kit.reply_limits import DEFAULT_DEADLINE, DEFAULT_MAX_REPLY_BYTES, ReplyLimits, ReplyRefused, call_deadline
 
 DEFAULT_MODEL = "gpt-4o-mini"
 OPENAI_HOST = "api.openai.com"
@@ -55,13 +61,17 @@ class ProviderError(Exception):
 
 
 def make_client(api_key: str | None = None, base_url: str | None = None, timeout: float = 30.0,
-                max_retries: int = 2) -> openai.OpenAI:
+                max_retries: int = 2, *, deadline: float = DEFAULT_DEADLINE,
+                max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> openai.OpenAI:
     """Build an ``openai.OpenAI`` client, reading ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` when not given.
 
     With a ``base_url`` (a local server such as Ollama) a missing key is fine and
     a placeholder is sent. With neither a key nor a base URL there is nothing to
     talk to, so this raises ``ProviderError(kind="config")`` saying how to fix it.
     Empty environment variables count as unset. No request is sent here.
+    ``timeout`` bounds each wait; ``deadline`` (seconds per request) and
+    ``max_reply_bytes`` bound the whole reply, and redirects stay on the same
+    host (see ``reply_limits``).
     """
     api_key = (api_key or os.environ.get("OPENAI_API_KEY") or "").strip() or None
     base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "").strip() or None
@@ -73,7 +83,9 @@ def make_client(api_key: str | None = None, base_url: str | None = None, timeout
                 kind="config",
             )
         api_key = NO_KEY_NEEDED
-    return openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+    http_client = openai.DefaultHttpxClient(event_hooks=ReplyLimits(deadline, max_reply_bytes).hooks())
+    return openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
+                         http_client=http_client)
 
 
 def describe_endpoint(url: object) -> str:
@@ -116,6 +128,8 @@ def translate_error(exc: Exception) -> ProviderError:
     """
     if isinstance(exc, ProviderError):
         return exc
+    if isinstance(exc, ReplyRefused):  # its message is ours and names no secret
+        return ProviderError(str(exc), kind=exc.kind)
     request = getattr(exc, "request", None)
     headers = request.headers if request is not None else {}
     secret = headers.get("authorization", "").removeprefix("Bearer ").strip() or None
@@ -190,21 +204,32 @@ def _field(obj: Any, name: str) -> Any:
     return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
+def _is_object(value: Any) -> bool:
+    """A JSON object as the SDK hands it over: a dict or one of its models (not a str, number or list)."""
+    return isinstance(value, (dict, openai.BaseModel))
+
+
 class OpenAIProvider(LLMProvider):
     """A chat model behind the OpenAI chat-completions API: OpenAI itself or a compatible local server.
 
     ``model`` defaults to ``OPENAI_MODEL`` or gpt-4o-mini. ``temperature=None``
     leaves it to the server (some reasoning models accept only their default).
-    ``client`` is a ready ``openai.OpenAI``; when given, ``api_key``,
-    ``base_url``, ``timeout`` and ``max_retries`` are not used.
+    ``timeout`` bounds each wait for the server; ``deadline`` bounds the whole
+    call, retries included; ``max_reply_bytes`` caps the reply. ``client`` is a
+    ready ``openai.OpenAI``; when given, ``api_key``, ``base_url``, ``timeout``,
+    ``max_retries`` and ``max_reply_bytes`` are not used (and the deadline and
+    cap hold only if it was built by ``make_client``).
     """
 
     def __init__(self, model: str | None = None, *, temperature: float | None = 0.2, api_key: str | None = None,
                  base_url: str | None = None, timeout: float = 30.0, max_retries: int = 2,
+                 deadline: float = DEFAULT_DEADLINE, max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
                  client: openai.OpenAI | None = None) -> None:
         self.model = model or os.environ.get("OPENAI_MODEL") or DEFAULT_MODEL
         self.temperature = temperature
-        self.client = client if client is not None else make_client(api_key, base_url, timeout, max_retries)
+        self.deadline = deadline
+        self.client = client if client is not None else make_client(
+            api_key, base_url, timeout, max_retries, deadline=deadline, max_reply_bytes=max_reply_bytes)
         self.endpoint = describe_endpoint(getattr(self.client, "base_url", "a custom client"))
         self.name = f"{self.model} via {self.endpoint}"
 
@@ -223,43 +248,66 @@ class OpenAIProvider(LLMProvider):
         if tools:
             request["tools"] = tools
             request["tool_choice"] = "auto"
+        started = time.monotonic()
         try:
-            response = self.client.chat.completions.create(**request)
-        except json.JSONDecodeError:  # labelled JSON that is not: the SDK lets the parser's error through
-            raise self._bad_response("that is not valid JSON") from None
+            with call_deadline(self.deadline):
+                return self._normalise(self.client.chat.completions.create(**request))
+        except ProviderError as exc:
+            error = exc
         except openai.OpenAIError as exc:
-            # `from None`: the SDK's traceback adds nothing a learner can act on; the message says it all.
-            raise translate_error(exc) from None
-        return self._normalise(response)
+            error = translate_error(exc)
+        except (ValueError, RecursionError):  # JSON the SDK could not parse: bad UTF-8, huge numbers, deep nesting
+            error = self._bad_response("that is not valid JSON")
+        except Exception as exc:  # anything else the SDK lets through is still a failed call, reported the same way
+            error = translate_error(exc)
+        if error.kind == "timeout" and time.monotonic() - started >= self.deadline:
+            error = ProviderError(f"The model server at {self.endpoint} did not finish answering within the overall "
+                                  f"deadline of {self.deadline:g} s. Try again, or raise it "
+                                  "(OpenAIProvider(deadline=...)).", kind="timeout")
+        # Raised here, outside the except blocks, so neither __cause__ nor __context__ holds the SDK's error,
+        # whose text and request may echo the API key.
+        raise error
 
     def _bad_response(self, what: str) -> ProviderError:
         return ProviderError(f"The server at {self.endpoint} sent a reply {what}. Check that OPENAI_BASE_URL points "
                              "at an OpenAI-compatible API (it usually ends in /v1), or try again.", kind="bad_response")
 
     def _normalise(self, response: Any) -> AssistantMessage:
-        """Turn the first choice of a chat-completions reply into an ``AssistantMessage``."""
+        """Turn the first choice of a chat-completions reply into an ``AssistantMessage``.
+
+        The SDK does not validate replies, so every field is checked for its
+        JSON type here: a wrong one is a ``ProviderError``, never a crash later.
+        """
         choices = _field(response, "choices")  # None for a non-JSON reply, which the SDK hands back as str
-        if not choices or _field(choices[0], "message") is None:
+        message = _field(choices[0], "message") if isinstance(choices, list) and choices else None
+        if not _is_object(message):
             sent = f" (it began {response[:60]!r})" if isinstance(response, str) else ""
             raise self._bad_response(f"with no answer in it{sent}")
-        message = _field(choices[0], "message")
         content = _field(message, "content")
         if isinstance(content, list):  # some servers send content as a list of {"type": "text", "text": ...} parts
-            content = "".join(str(_field(part, "text") or "") for part in content)
+            content = "".join(text for text in (_field(part, "text") for part in content) if isinstance(text, str))
+        if content is not None and not isinstance(content, str):
+            raise self._bad_response(f"whose message content is a {type(content).__name__}, not text")
+        tool_calls = _field(message, "tool_calls") or []
+        if not isinstance(tool_calls, list):
+            raise self._bad_response(f"whose tool_calls is a {type(tool_calls).__name__}, not a list")
         calls = []
-        for call in _field(message, "tool_calls") or []:
-            function = _field(call, "function")
-            name = _field(function, "name") if function is not None else None
-            if not name:
-                raise ProviderError(f"{self.name} returned a tool call with no function name, which cannot be run. "
-                                    "Try again, or use a model that supports tool calling.", kind="bad_response")
+        for call in tool_calls:
+            function = _field(call, "function") if _is_object(call) else None
+            name = _field(function, "name") if _is_object(function) else None
+            if not isinstance(name, str) or not name:
+                raise ProviderError(f"{self.name} returned a tool call with no function name (or one that is not "
+                                    "text), which cannot be run. Try again, or use a model that supports tool calling.",
+                                    kind="bad_response")
             arguments = _field(function, "arguments")
             if arguments is None or arguments == "":
                 arguments = "{}"
             elif not isinstance(arguments, str):  # e.g. a JSON object instead of JSON text
                 arguments = json.dumps(arguments)
-            calls.append(ToolCall(id=_field(call, "id") or f"call_{uuid.uuid4().hex[:24]}", name=name,
-                                  arguments=arguments))
+            call_id = _field(call, "id")
+            if not isinstance(call_id, str) or not call_id:
+                call_id = f"call_{uuid.uuid4().hex[:24]}"
+            calls.append(ToolCall(id=call_id, name=name, arguments=arguments))
         return AssistantMessage(content=content, tool_calls=tuple(calls))
 
 

@@ -16,13 +16,17 @@ counter of deletes tells them when a full reload is needed instead.
 
 A file this code did not write (another schema version, another embedder,
 unrelated tables, not SQLite at all) is refused with ``MemoryFileError``
-before a single byte of it is changed. This module knows nothing about BM25
+before a single byte of it is changed. So are a path that is not a file path,
+a damaged file (found at open or on any later read), and a file or folder this
+process may not write: the message says which, and what to do. A read-only
+file can still be searched; storing into it fails and changes nothing. This module knows nothing about BM25
 or ranking; ``hybrid_memory.py`` rebuilds those from the rows.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -62,7 +66,7 @@ class MemoryFile:
     """An open memory file for one embedder (``embedder_name``, ``dim``-wide vectors)."""
 
     def __init__(self, path: str | Path, embedder_name: str, dim: int) -> None:
-        self.path = Path(path)
+        self.path = _checked_path(path)
         self.embedder_name = embedder_name
         self.dim = dim
         try:
@@ -97,8 +101,11 @@ class MemoryFile:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             meta = dict(conn.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
         except sqlite3.DatabaseError as exc:
-            raise MemoryFileError(f"{where} is not an Aria Kit memory file ({exc}). "
-                                  "Pass a path to a new file, or to a memory file HybridMemory wrote.") from exc
+            if _problem(exc) != "damaged":  # a permission problem is not a foreign file
+                raise _unusable(where, exc) from exc
+            raise MemoryFileError(f"{where} is not an Aria Kit memory file, or is damaged ({exc}). It was left "
+                                  "untouched; pass a path to a new file, or to a memory file HybridMemory wrote."
+                                  ) from exc
         if version == 0 and not tables:
             return "empty"
         if meta.get("format") != FORMAT:
@@ -120,13 +127,19 @@ class MemoryFile:
     def _transaction(self, kind: str = "DEFERRED") -> Iterator[None]:
         # isolation_level=None hands transactions to us; IMMEDIATE takes the write lock up front,
         # so a writer never has to upgrade a read lock (which can fail instead of waiting).
-        self._conn.execute(f"BEGIN {kind}")
         try:
-            yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._conn.execute(f"BEGIN {kind}")
+            try:
+                yield
+            except BaseException:
+                if self._conn.in_transaction:  # SQLite rolls back by itself after some errors (e.g. a full disk)
+                    self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except MemoryFileError:
             raise
-        self._conn.execute("COMMIT")
+        except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:  # rolled back: nothing changed
+            raise _unusable(self.path, exc) from exc
 
     def changed(self) -> bool:
         """Whether another connection committed since the last call (always true on the first)."""
@@ -173,15 +186,66 @@ class MemoryFile:
     def _deletes(self) -> int:
         return int(self._conn.execute("SELECT value FROM meta WHERE key = 'deletes'").fetchone()[0])
 
-    def _row(self, seq: int, text: str, metadata: str, blob: bytes) -> StoredMemory:
-        if len(blob) != 4 * self.dim:
-            raise MemoryFileError(f"{self.path}: memory {seq} has a {len(blob)}-byte embedding where "
+    def _row(self, seq: int, text: Any, metadata: Any, blob: Any) -> StoredMemory:
+        if not isinstance(blob, bytes) or len(blob) != 4 * self.dim:
+            found = f"{len(blob)} bytes" if isinstance(blob, bytes) else f"a value of type {type(blob).__name__}"
+            raise MemoryFileError(f"{self.path}: memory {seq} has {found} as its embedding where "
                                   f"{4 * self.dim} bytes were expected; the file is damaged. Restore a backup.")
-        return StoredMemory(seq, text, json.loads(metadata), np.frombuffer(blob, dtype="<f4"))
+        try:
+            decoded = json.loads(metadata) if isinstance(metadata, str) else None
+        except ValueError:  # JSONDecodeError, and numbers too long to convert
+            decoded = None
+        if not isinstance(text, str) or not isinstance(decoded, dict):
+            what = "text" if not isinstance(text, str) else "metadata"
+            raise MemoryFileError(f"{self.path}: the {what} of memory {seq} is not what HybridMemory writes; the file "
+                                  "is damaged. It was left untouched. Restore a backup, or pass a path to a new file.")
+        return StoredMemory(seq, text, decoded, np.frombuffer(blob, dtype="<f4"))
 
     def close(self) -> None:
         """Close the connection (the last one to close also folds the WAL back into the file)."""
         self._conn.close()
+
+
+def _checked_path(path: Any) -> Path:
+    """``path`` as a ``Path`` to a file, or ``MemoryFileError`` saying what kind of path is needed."""
+    if not isinstance(path, (str, os.PathLike)) or "\0" in str(path):
+        shown = "a path with a NUL character" if isinstance(path, (str, os.PathLike)) else f"type {type(path).__name__}"
+        raise MemoryFileError(f"the memory file path must be a file name such as 'memory.sqlite3' (a str or "
+                              f"pathlib.Path), got {shown}")
+    checked = Path(path)
+    if checked.is_dir():
+        raise MemoryFileError(f"{checked} is a folder; pass the path of a file inside it, such as "
+                              f"{checked / 'memory.sqlite3'}")
+    return checked
+
+
+def _problem(exc: Exception) -> str:
+    """What an SQLite error means for the user: "access", "full", "busy" or "damaged"."""
+    name = getattr(exc, "sqlite_errorname", "") or ""  # Python 3.11+; the message is the fallback
+    text = str(exc).lower()
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")) or any(
+            cue in text for cue in ("readonly", "unable to open", "permission")):
+        return "access"
+    if name.startswith("SQLITE_FULL") or "disk is full" in text:
+        return "full"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        return "busy"
+    return "damaged"
+
+
+def _unusable(path: Path, exc: Exception) -> MemoryFileError:
+    """The ``MemoryFileError`` for an error met while reading or writing ``path``."""
+    problem = _problem(exc) if isinstance(exc, sqlite3.Error) else "damaged"
+    advice = {
+        "access": f"this process may not write it. SQLite needs write access to the file and to its folder "
+                  f"{path.parent} (it keeps {path.name}-wal and {path.name}-shm next to it): fix the permissions, "
+                  "or copy the file to a writable folder",
+        "full": "the disk is full. Free some space and try again",
+        "busy": f"another process held it for more than {BUSY_TIMEOUT_S:g} s. Try again",
+        "damaged": "the file is damaged or was edited by hand. Restore a backup, or pass a path to a new file",
+    }[problem]
+    return MemoryFileError(f"cannot use memory file {path} ({type(exc).__name__}: {exc}); nothing in it was "
+                           f"changed: {advice}.")
 
 
 def _connect(database: str, uri: bool = False) -> sqlite3.Connection:

@@ -90,6 +90,12 @@ def _type_ok(value: Any, json_type: str) -> bool:
     return python_type is None or isinstance(value, python_type)
 
 
+def _shown(value: Any, limit: int = 60) -> str:
+    """A short repr for an error message: long values are cut, so the message stays a message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def validate_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
     """Check decoded tool ``arguments`` against a ``parameters`` schema; return the problems found."""
     properties: dict[str, Any] = schema.get("properties", {})
@@ -99,14 +105,17 @@ def validate_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> lis
         if spec is None:
             if schema.get("additionalProperties", True) is False:
                 allowed = ", ".join(f"`{p}`" for p in properties) or "none"
-                problems.append(f"unknown argument `{name}` (allowed: {allowed})")
+                problems.append(f"unknown argument `{name[:60]}` (allowed: {allowed})")  # a name can be any length
             continue
         expected = spec.get("type")
         if expected and not _type_ok(value, expected):
             problems.append(f"argument `{name}` must be of type {expected}, got {type(value).__name__}")
             continue
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 63:
+            problems.append(f"argument `{name}` is an integer of {value.bit_length()} bits; the limit is 64")
+            continue
         if "enum" in spec and value not in spec["enum"]:
-            problems.append(f"argument `{name}` must be one of {spec['enum']}, got {value!r}")
+            problems.append(f"argument `{name}` must be one of {spec['enum']}, got {_shown(value)}")
         if isinstance(value, str) and len(value) > spec.get("maxLength", len(value)):
             problems.append(f"argument `{name}` is {len(value)} characters long; the limit is {spec['maxLength']}")
         if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -22,10 +22,11 @@ from collections.abc import Mapping
 from aria_kit.bm25 import tokenize
 from aria_kit.calculator import CalculatorTool
 from aria_kit.interfaces import MemoryBackend, Tool
-from aria_kit.memory_rules import quoted_entry
+from aria_kit.memory_rules import MAX_CATEGORY_CHARS, quoted_entry
 
 MAX_MEMORY_TEXT = 4_000  # characters; a tool call is not the place for a novel
 MAX_QUERY = 1_000
+MAX_CATEGORY = MAX_CATEGORY_CHARS  # a label, repeated next to its memory in every prompt that recalls it
 
 
 class MemoryStoreTool(Tool):
@@ -47,6 +48,9 @@ class MemoryStoreTool(Tool):
         if len(text) > MAX_MEMORY_TEXT:
             return f"Error: the text is {len(text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
         category = category.strip() or "general"
+        if len(category) > MAX_CATEGORY:
+            return (f"Error: the category is {len(category)} characters; use a short label of at most "
+                    f"{MAX_CATEGORY}, such as user_pref or task.")
         try:
             memory_id = self.memory.store(text, {"category": category})
         except ValueError as exc:
@@ -113,6 +117,8 @@ class WebSearchTool(Tool):
 
         query: The topic to look up, e.g. "BM25" or "what is RAG".
         """
+        if len(query) > MAX_QUERY:
+            return f"Error: the query is {len(query)} characters; use at most {MAX_QUERY}."
         words = _word_set(query)
         matches = [(topic, text) for topic, text in self.knowledge.items() if _word_set(topic) <= words]
         if not matches:
