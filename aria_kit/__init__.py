@@ -26,6 +26,7 @@ LESSONS: dict[str, int] = {
     "embeddings": 2,
     "bm25": 3,
     "fusion": 4, "memory_rules": 4, "persistence": 4, "hybrid_memory": 4, "evaluation": 4,
+    "datasets": 5, "measuring": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
     "persona": 7,

@@ -23,7 +23,10 @@ negative above that, so on a small memory a matching word can lower a score.
 ``BM25Index`` keeps postings (term → {slot: tf}), document frequencies,
 document lengths and their running total, so ``add`` and ``remove`` cost
 O(length of the document) and a query touches only its own terms' postings.
-This module does no stemming, no stop words and no phrase matching.
+``STOPWORDS`` is a short list of English function words ("what", "the", "you", …). Dropping
+them from a *query* (``tokenize(query, STOPWORDS)``) stops a question's grammar from matching every
+chat turn that uses the same little words; documents keep all their tokens, so the index (and a
+saved memory) does not depend on the list. This module does no stemming and no phrase matching.
 """
 
 from __future__ import annotations
@@ -32,16 +35,21 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
 K1, B = 1.5, 0.75  # the usual defaults: saturation and length normalisation
 _POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")
 _TOKEN = re.compile(r"[^\W_]+")
+STOPWORDS = frozenset("""a about after again all am an and any are as at be because been before being but by
+can could did do does doing don during each for from further had has have having he her here hers him his
+how i if in into is it its just me more most my no nor not now of off on once only or other our out over own
+same she should so some such than that the their them then there these they this those through to too under
+until up very was we were what when where which while who whom why will with would you your yours""".split())
 
 
-def tokenize(text: str) -> list[str]:
+def tokenize(text: str, stopwords: Collection[str] = ()) -> list[str]:
     """Split ``text`` into lowercase word tokens for BM25.
 
     Steps: Unicode NFKC normalisation (so "café" typed either way, full-width
@@ -49,10 +57,12 @@ def tokenize(text: str) -> list[str]:
     "ss"), drop a possessive ``'s``/``’s`` ("Alice's" → "alice"), then keep runs
     of letters and digits. Everything else separates tokens: punctuation,
     hyphens, apostrophes, underscores, emoji ("LSM-tree" → ["lsm", "tree"],
-    "Order #4821" → ["order", "4821"]).
+    "Order #4821" → ["order", "4821"]). Tokens in ``stopwords`` (lowercase, e.g.
+    ``STOPWORDS``) are dropped; meant for queries, see the module docstring.
     """
     text = unicodedata.normalize("NFKC", text).casefold()
-    return _TOKEN.findall(_POSSESSIVE.sub("", text))
+    tokens = _TOKEN.findall(_POSSESSIVE.sub("", text))
+    return [token for token in tokens if token not in stopwords] if stopwords else tokens
 
 
 class BM25Index:

@@ -60,7 +60,7 @@ def run_demo(out: Callable[[str], None] = print, llm: LLMProvider | None = None)
     for memory_id, (text, category) in zip(seed_memory(agent.memory), DEMO_FACTS):
         out(f"  {memory_id} [{category}] {text}")
 
-    out("\n== 2. Search showdown (top 2: fused RRF score, cosine, BM25)")
+    out("\n== 2. Search showdown (top 2: fused score, cosine, BM25)")
     for query in SHOWDOWN_QUERIES:
         out(f"  query: {query}")
         for hit in agent.memory.search(query, top_k=2):

@@ -48,9 +48,10 @@ class MemoryRecord:
 class Hit:
     """One search result, with every number that explains its place.
 
-    ``score`` is the fused Reciprocal Rank Fusion score used to order hits;
-    ``cosine`` and ``bm25`` are the raw semantic and keyword scores, and the two
-    ranks (1 = best, ``None`` = not ranked by that retriever) are what RRF fused.
+    ``score`` is the fused score used to order hits (what the memory's fusion
+    made of the two: see ``fusion.py``); ``cosine`` and ``bm25`` are the raw
+    semantic and keyword scores, and the two ranks (1 = best, ``None`` = not
+    ranked by that retriever) are each retriever's own ordering.
     """
 
     id: str

@@ -27,7 +27,9 @@ ranks every hit shows come from there.
 Runs embedded with no server (``location=":memory:"``, or ``path=`` a folder
 that one process at a time may open) or against a Qdrant server or cluster
 (``url=`` or ``ARIA_QDRANT_URL``) with no other change; see docs/qdrant.md.
-Differences from ``HybridMemory``: fusion sees each retriever's top
+Differences from ``HybridMemory``: it fuses by RRF (k = 60) and keeps every query word,
+like ``HybridMemory(fusion=RRF(60), stopwords=())``, not ``HybridMemory()``'s default
+(convex fusion of scores, query stop words dropped); fusion sees each retriever's top
 ``candidates``, not full rankings (the same while the memory holds fewer);
 BM25 uses ``AVGDL``; equal scores come out of the engine in its own order. Not
 here: payload filters, sharding, snapshots, quantisation.

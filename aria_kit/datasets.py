@@ -1,0 +1,92 @@
+"""Labelled data sets for measuring memory search, shipped inside the package (lesson 05).
+
+Each set is a folder ``aria_kit/data/<name>/`` with ``documents.jsonl`` (``id``, ``text``,
+``metadata``), ``queries.jsonl`` (``id``, ``text``, ``relevant`` document ids, ``split``), a
+``README.md`` (source, licence, attribution, how it was cut) and the upstream ``LICENSE``. The
+files are package data, so they are found the same way from a checkout and from an installed
+wheel. Every set has a fixed ``dev`` split (tune on it as often as you like) and a ``heldout``
+split (report it once, never tune on it). The scripts in ``scripts/make_<name>.py`` cut them
+from the upstream files.
+
+This module only reads the files; it searches nothing (see ``measuring.py``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DATA_DIR = Path(__file__).parent / "data"
+SPLITS = ("dev", "heldout")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One text to store in a memory, with the id the labels refer to."""
+
+    id: str
+    text: str
+    metadata: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LabelledQuery:
+    """One question and the ids of the documents that answer it."""
+
+    id: str
+    text: str
+    relevant: tuple[str, ...]
+    split: str
+
+
+@dataclass(frozen=True)
+class LabelledSet:
+    """A data set: its documents, and its queries by split (``queries["dev"]``, ``queries["heldout"]``)."""
+
+    name: str
+    documents: tuple[Document, ...]
+    queries: dict[str, tuple[LabelledQuery, ...]]
+    description: str = ""
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{len(self.queries[s])} {s}" for s in SPLITS)
+        return f"<LabelledSet {self.name!r}: {len(self.documents)} documents, queries: {counts}>"
+
+
+def list_datasets() -> list[str]:
+    """Names of the data sets shipped with the kit, sorted."""
+    return sorted(p.name for p in DATA_DIR.iterdir() if (p / "queries.jsonl").is_file()) if DATA_DIR.is_dir() else []
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def load_dataset(name: str) -> LabelledSet:
+    """Load the shipped data set ``name`` (see ``list_datasets()``).
+
+    Raises ``ValueError`` naming the known sets for an unknown name, and ``FileNotFoundError``
+    naming the folder if the files are missing (an install without package data). Labels that
+    point at a document id not in the set, or a split other than dev/heldout, raise ``ValueError``:
+    a broken file must not quietly score as a miss.
+    """
+    folder = DATA_DIR / name
+    if name not in list_datasets():
+        if not DATA_DIR.is_dir():
+            raise FileNotFoundError(f"no data folder at {DATA_DIR}; reinstall aria_kit (its wheel ships the data)")
+        raise ValueError(f"unknown data set {name!r}; the kit ships {', '.join(list_datasets()) or 'none'}")
+    documents = tuple(Document(row["id"], row["text"], dict(row.get("metadata") or {}))
+                      for row in _read_jsonl(folder / "documents.jsonl"))
+    ids = {document.id for document in documents}
+    queries: dict[str, list[LabelledQuery]] = {split: [] for split in SPLITS}
+    for row in _read_jsonl(folder / "queries.jsonl"):
+        missing = [doc for doc in row["relevant"] if doc not in ids]
+        if missing or not row["relevant"] or row["split"] not in queries:
+            raise ValueError(f"{folder / 'queries.jsonl'}: query {row['id']!r} has split {row['split']!r} and "
+                             f"relevant ids {row['relevant']!r}, of which {missing!r} are not documents")
+        queries[row["split"]].append(LabelledQuery(row["id"], row["text"], tuple(row["relevant"]), row["split"]))
+    readme = folder / "README.md"
+    title = readme.read_text(encoding="utf-8").splitlines()[0].lstrip("# ") if readme.is_file() else name
+    return LabelledSet(name, documents, {split: tuple(rows) for split, rows in queries.items()}, title)

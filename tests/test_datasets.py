@@ -1,0 +1,93 @@
+"""The shipped labelled data sets: checksums, reproducible cuts, and the loader's contract."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from aria_kit.datasets import DATA_DIR, SPLITS, list_datasets, load_dataset
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_shipped_files_match_their_recorded_checksums() -> None:
+    lines = (DATA_DIR / "SHA256SUMS").read_text().splitlines()
+    assert len(lines) == 6
+    for line in lines:
+        digest, name = line.split()
+        assert hashlib.sha256((DATA_DIR / name).read_bytes()).hexdigest() == digest, name
+
+
+def test_every_set_ships_a_readme_and_licence_and_stays_small() -> None:
+    assert list_datasets() == ["chitchat", "fanoutqa"]
+    total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
+    assert total < 5_000_000
+    for name in list_datasets():
+        readme = (DATA_DIR / name / "README.md").read_text()
+        assert "Licence" in readme and "Split" in readme and f"scripts/make_{name}.py" in readme
+        assert (DATA_DIR / name / "LICENSE").stat().st_size > 500
+
+
+def test_chitchat_cut_reproduces_the_shipped_records_of_the_fixture_sessions() -> None:
+    documents, queries = _script("make_chitchat").cut(json.loads((FIXTURES / "chitchat_upstream_sample.json").read_text()))
+    shipped = {row["id"]: row for row in _jsonl(DATA_DIR / "chitchat" / "documents.jsonl")}
+    assert len(documents) > 10
+    assert all(shipped[row["id"]] == row for row in documents)
+    # Queries merge identical questions over all sessions, so the fixture's labels are a subset of the shipped ones.
+    by_text = {row["text"]: row for row in _jsonl(DATA_DIR / "chitchat" / "queries.jsonl")}
+    assert queries
+    for row in queries:
+        assert set(row["relevant"]) <= set(by_text[row["text"]]["relevant"])
+
+
+def test_fanoutqa_cut_reproduces_the_shipped_records_of_the_fixture_questions() -> None:
+    documents, queries = _script("make_fanoutqa").cut(json.loads((FIXTURES / "fanoutqa_upstream_sample.json").read_text()))
+    shipped_docs = {row["id"]: row for row in _jsonl(DATA_DIR / "fanoutqa" / "documents.jsonl")}
+    shipped_queries = {row["id"]: row for row in _jsonl(DATA_DIR / "fanoutqa" / "queries.jsonl")}
+    assert len(queries) == 3 and len(documents) > 10
+    assert all(shipped_docs[row["id"]] == row for row in documents)
+    assert all(shipped_queries[row["id"]] == row for row in queries)
+
+
+@pytest.mark.parametrize("name", ["chitchat", "fanoutqa"])
+def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(name: str) -> None:
+    dataset = load_dataset(name)
+    ids = {document.id for document in dataset.documents}
+    assert len(ids) == len(dataset.documents)
+    assert set(dataset.queries) == set(SPLITS)
+    seen = [q.id for split in SPLITS for q in dataset.queries[split]]
+    assert len(seen) == len(set(seen))
+    for split in SPLITS:
+        assert len(dataset.queries[split]) >= 100
+        assert all(q.split == split and q.relevant and set(q.relevant) <= ids for q in dataset.queries[split])
+
+
+def test_an_unknown_set_name_is_refused_with_the_known_names() -> None:
+    with pytest.raises(ValueError, match="chitchat, fanoutqa"):
+        load_dataset("msmarco")
+
+
+def test_a_label_pointing_at_no_document_is_an_error(tmp_path, monkeypatch) -> None:
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "documents.jsonl").write_text('{"id": "d1", "text": "hello"}\n')
+    (folder / "queries.jsonl").write_text('{"id": "q1", "text": "hi", "relevant": ["d2"], "split": "dev"}\n')
+    monkeypatch.setattr("aria_kit.datasets.DATA_DIR", tmp_path)
+    with pytest.raises(ValueError, match="d2"):
+        load_dataset("broken")
