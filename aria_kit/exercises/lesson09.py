@@ -188,8 +188,8 @@ QUIZ = Quiz("Lesson 09", [
          "c": "The persona's: it asks to quote ids"},
         "b",
         "recall is a search, not understanding; a language model would read the hits and leave the Rust fact out.",
-        {"a": "the Rust fact shares the word 'Alice' and ranks first for 'What is Alice's project'; search found what "
-              "the words asked for.",
+        {"a": "the Rust fact shares the word 'Alice' and is the vector side's best match for 'What is Alice's "
+              "project'; search found what the words asked for.",
          "c": "quoting ids is about sources; the stand-in's rules decide which hits it quotes."}),
     Question(
         "Your memory_forget tool is asked to forget an id that does not exist. What should it do?",
