@@ -26,7 +26,6 @@ from aria_kit.memory_rules import MAX_CATEGORY_CHARS, quoted_entry
 
 MAX_MEMORY_TEXT = 4_000  # characters; a tool call is not the place for a novel
 MAX_QUERY = 1_000
-MAX_CATEGORY = MAX_CATEGORY_CHARS  # a label, repeated next to its memory in every prompt that recalls it
 
 
 class MemoryStoreTool(Tool):
@@ -48,9 +47,9 @@ class MemoryStoreTool(Tool):
         if len(text) > MAX_MEMORY_TEXT:
             return f"Error: the text is {len(text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
         category = category.strip() or "general"
-        if len(category) > MAX_CATEGORY:
+        if len(category) > MAX_CATEGORY_CHARS:  # a label, repeated in every prompt that recalls its memory
             return (f"Error: the category is {len(category)} characters; use a short label of at most "
-                    f"{MAX_CATEGORY}, such as user_pref or task.")
+                    f"{MAX_CATEGORY_CHARS}, such as user_pref or task.")
         try:
             memory_id = self.memory.store(text, {"category": category})
         except ValueError as exc:
