@@ -1,12 +1,24 @@
 # Two commands do everything (see README):
 #   make lessons   set up .venv, then open JupyterLab on the first lesson
 #   make test      set up .venv (and the browser, where missing), then run every test and notebook
+# `make help` lists every target.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+JUPYTER ?= $(BIN)/jupyter
+# JupyterLab listens on this machine only (127.0.0.1); see the README for reaching it from another one.
+PORT   ?= 8888
+LESSON := notebooks/00_welcome.ipynb
+# Jupyter refuses to start as root unless told to; containers and CI boxes often are root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+LAB_FLAGS ?=
 
-.PHONY: setup lessons demo chat app test browser notebooks bench clean
+.DEFAULT_GOAL := help
+.PHONY: help setup lessons demo chat app test browser notebooks bench bench-full clean
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,39 +26,47 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -e .
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) ## create .venv with the pinned dependencies (once; again when a requirements file changes)
 
-lessons: setup
-	$(BIN)/jupyter lab notebooks/00_welcome.ipynb
+# The server's root is the repository, so aria_kit/ and aria_kit/solutions/ are reachable from the lessons;
+# the printed URL (and the browser, where there is one) opens lesson 00.
+lessons: setup ## open JupyterLab on lesson 00 (http://127.0.0.1:8888, this machine only)
+	$(JUPYTER) lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir="$(CURDIR)" \
+		--LabApp.default_url=/lab/tree/$(LESSON) $(ALLOW_ROOT) $(LAB_FLAGS)
 
-demo: setup
+demo: setup ## run the whole reference demo in the terminal
 	$(BIN)/python -m aria_kit demo
 
-chat: setup
+chat: setup ## chat with Aria in the terminal; memory kept in aria_memory.sqlite3
 	$(BIN)/python -m aria_kit chat
 
 # The chat alone, as a small web app for workshops (Voila serves app/chat.ipynb).
-app: setup
+app: setup ## serve the chat alone as a web app (Voila, this machine only)
 	$(BIN)/voila app/chat.ipynb
 
 # The browser test needs Debian's chromium. As root (CI, a container) it is installed here;
 # elsewhere the test skips and says how to enable it.
-browser:
+browser: ## install Chromium for the browser test (as root, where missing)
 	@if [ -x /usr/bin/chromium ]; then /usr/bin/chromium --version; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null && /usr/bin/chromium --version; \
 	else echo "No /usr/bin/chromium: the browser test will skip. Enable it with: sudo apt-get install chromium"; fi
 
-test: setup browser
+test: setup browser ## run every test and notebook (what CI runs)
 	$(BIN)/python -m pytest
 
 # Re-execute every notebook in place, offline, so committed outputs match the code (run after changing aria_kit).
-notebooks: setup
-	env -u OPENAI_API_KEY -u OPENAI_BASE_URL $(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb app/*.ipynb
+# Timestamps, split streams and random widget ids are normalised, so on unchanged code `git status` stays clean.
+notebooks: setup ## re-execute every notebook offline and save its outputs
+	$(BIN)/python scripts/execute_notebooks.py notebooks/*.ipynb app/*.ipynb
 
-bench: setup
+bench: setup ## quick benchmarks (under a minute)
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_qdrant.py
 
-clean:
+bench-full: setup ## the full benchmarks quoted in the README (several minutes)
+	$(BIN)/python benchmarks/bench_memory.py --full
+	$(BIN)/python benchmarks/bench_qdrant.py --full
+
+clean: ## remove .venv and test caches (your memory file aria_memory.sqlite3 is kept)
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -9,7 +9,9 @@ import matplotlib or ipywidgets, and nothing in the package imports them, so
 they are never imported from here: ``from aria_kit.charts import …``.
 
 The names below are imported lazily on first use, so ``import aria_kit`` stays
-fast and importing one module does not load the embedding model.
+fast and importing one module does not load the embedding model. ``QdrantMemory``
+needs the optional extra ``aria_kit[qdrant]``; without it, using the name raises an
+``ImportError`` that says how to install it, and nothing else is affected.
 """
 
 from __future__ import annotations
@@ -26,14 +28,19 @@ LESSONS: dict[str, int] = {
     "embeddings": 2,
     "bm25": 3,
     "fusion": 4, "memory_rules": 4, "persistence": 4, "hybrid_memory": 4, "evaluation": 4,
-    "datasets": 5, "measuring": 5,
+    "datasets": 5, "measuring": 5, "tuning": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
     "persona": 7,
-    "scripted": 8, "offline": 8, "openai_provider": 8, "agent": 8,
+    # offline_updates holds the stand-in's update rules; lesson 10 explains them, the stand-in uses them from 08 on
+    "scripted": 8, "offline": 8, "offline_rules": 8, "offline_updates": 8, "offline_arithmetic": 8, "reply_limits": 8, "openai_provider": 8,
+    "openai_embedder": 8, "agent": 8,
     "demo": 9, "__main__": 9,
+    "changing_facts": 10,
     "chat_widget": 11,
     "qdrant_memory": 12,
+    "exact_top_k": 4,  # HybridMemory's search (lesson 04) sorts only the heads; lesson 13 explains how
+    "approximate_search": 13,
 }
 
 _EXPORTS = {
@@ -46,6 +53,7 @@ _EXPORTS = {
     "OfflineLLM": "offline", "ScriptedLLM": "scripted",  # names before 0.2, kept as aliases
     "AutonomousAgent": "agent", "Step": "agent", "Turn": "agent",
     "make_agent": "demo",
+    "QdrantMemory": "qdrant_memory",  # optional extra: pip install 'aria_kit[qdrant]'
 }
 __all__ = sorted(_EXPORTS)
 

@@ -159,6 +159,7 @@ class AutonomousAgent:
         if not isinstance(message, str) or not message.strip():
             raise ValueError("The message is empty: type something for the agent to answer.")
         turn = Turn(user=message)
+        # current facts only: a superseded memory is history, and search leaves it out (lesson 10)
         recalled = self.memory.search(message, top_k=self.recall_k) if self.recall_k and len(self.memory) else []
         turn.steps.append(Step("recall", ", ".join(h.id for h in recalled) or "no memories yet", {"hits": recalled}))
         messages = [{"role": "system", "content": self.persona.system_prompt(recalled)}]

@@ -20,9 +20,14 @@ grows with the square of the number of memories), and its IDF
 negative above that, so on a small memory a matching word can lower a score.
 ``bm25s`` uses the same IDF as here but has no incremental add.
 
-``BM25Index`` keeps postings (term → {slot: tf}), document frequencies,
-document lengths and their running total, so ``add`` and ``remove`` cost
-O(length of the document) and a query touches only its own terms' postings.
+``BM25Index`` keeps, for each term, its postings (the slots that contain it
+and how often) in two numpy arrays with spare room at the end, so adding a
+document appends a few numbers and a query reads each of its terms' postings
+in one vectorised pass (lesson 13 measures why). It also keeps document
+frequencies, document lengths and their running total. ``remove`` only marks
+a slot empty and lowers the counts, so it costs O(length of the document);
+the removed slot's postings are skipped at query time until ``compact``
+drops them and renumbers the slots that remain (their order is kept).
 ``STOPWORDS`` is a short list of English function words ("what", "the", "you", …). Dropping
 them from a *query* (``tokenize(query, STOPWORDS)``) stops a question's grammar from matching every
 chat turn that uses the same little words; documents keep all their tokens, so the index (and a
@@ -61,16 +66,46 @@ def tokenize(text: str, stopwords: Collection[str] = ()) -> list[str]:
     ``STOPWORDS``) are dropped; meant for queries, see the module docstring.
     """
     text = unicodedata.normalize("NFKC", text).casefold()
-    tokens = _TOKEN.findall(_POSSESSIVE.sub("", text))
+    if "'" in text or "’" in text:  # the possessive pattern is slow (a look-behind at every position): skip it
+        text = _POSSESSIVE.sub("", text)
+    tokens = _TOKEN.findall(text)
     return [token for token in tokens if token not in stopwords] if stopwords else tokens
+
+
+def _grown(array: np.ndarray, needed: int) -> np.ndarray:
+    """``array`` with room for at least ``needed`` entries: doubling, so appends cost O(1) amortised."""
+    if needed <= len(array):
+        return array
+    bigger = np.zeros(max(needed, 2 * len(array)), dtype=array.dtype)
+    bigger[: len(array)] = array
+    return bigger
+
+
+class _Postings:
+    """One term's postings: ``slots[:size]`` (ascending) and their term frequencies ``tfs[:size]``."""
+
+    __slots__ = ("slots", "tfs", "size", "df")
+
+    def __init__(self) -> None:
+        self.slots = np.zeros(2, dtype=np.int64)
+        self.tfs = np.zeros(2, dtype=np.int32)
+        self.size = 0  # postings stored, including those of removed documents until ``compact``
+        self.df = 0  # live documents that contain the term: the n of the IDF
+
+    def extend(self, slots: np.ndarray, tfs: np.ndarray) -> None:
+        end = self.size + len(slots)
+        self.slots, self.tfs = _grown(self.slots, end), _grown(self.tfs, end)
+        self.slots[self.size : end], self.tfs[self.size : end] = slots, tfs
+        self.size, self.df = end, self.df + len(slots)
 
 
 class BM25Index:
     """An incremental BM25 index over token lists; documents live in integer slots.
 
-    ``add`` returns the next slot (0, 1, 2, …); slots are never reused, and a
-    removed slot simply scores 0. ``scores`` returns one float per slot ever
-    added, so callers can line the scores up with their own arrays.
+    ``add`` returns the next slot (0, 1, 2, …) and a removed slot simply scores 0,
+    until ``compact`` renumbers the remaining slots 0, 1, 2, … in their order.
+    ``scores`` returns one float per slot, so callers can line the scores up
+    with their own arrays.
     """
 
     def __init__(self, k1: float = K1, b: float = B) -> None:
@@ -78,9 +113,10 @@ class BM25Index:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={k1}, b={b}")
         self.k1 = k1
         self.b = b
-        self._postings: dict[str, dict[int, int]] = {}  # term -> {slot: term frequency}
+        self._postings: dict[str, _Postings] = {}  # term -> its postings; terms no live document has are dropped
         self._doc_terms: list[tuple[str, ...] | None] = []  # slot -> its distinct terms; None once removed
         self._lengths = np.zeros(16, dtype=np.float64)  # slot -> length in tokens (0 when removed)
+        self._removed = np.zeros(16, dtype=bool)  # slot -> removed but not yet compacted away
         self._total_length = 0
         self._live = 0
 
@@ -90,22 +126,34 @@ class BM25Index:
 
     @property
     def slots(self) -> int:
-        """Number of slots ever handed out, i.e. the length of ``scores()``."""
+        """Number of slots, i.e. the length of ``scores()``: every add since the last ``compact``, and before."""
         return len(self._doc_terms)
 
     def add(self, tokens: Sequence[str]) -> int:
         """Index one document's tokens and return its slot."""
-        slot = len(self._doc_terms)
-        counts = Counter(tokens)
-        for term, tf in counts.items():
-            self._postings.setdefault(term, {})[slot] = tf
-        self._doc_terms.append(tuple(counts))
-        if slot == len(self._lengths):  # grow by doubling: amortised O(1) per add
-            self._lengths = np.concatenate([self._lengths, np.zeros_like(self._lengths)])
-        self._lengths[slot] = len(tokens)
-        self._total_length += len(tokens)
-        self._live += 1
-        return slot
+        return self.add_many([tokens]).start
+
+    def add_many(self, documents: Sequence[Sequence[str]]) -> range:
+        """Index several documents at once (one numpy append per distinct term); return their slots."""
+        first = len(self._doc_terms)
+        counts = [Counter(tokens) for tokens in documents]
+        # One (term, slot, tf) triple per distinct term of each document, then grouped by term.
+        terms = [term for count in counts for term in count]
+        slots = np.repeat(np.arange(first, first + len(counts)), [len(count) for count in counts])
+        tfs = np.fromiter((tf for count in counts for tf in count.values()), dtype=np.int32, count=len(terms))
+        by_term: dict[str, list[int]] = {}
+        for position, term in enumerate(terms):  # positions come in slot order, so each list stays ascending
+            by_term.setdefault(term, []).append(position)
+        for term, positions in by_term.items():
+            self._postings.setdefault(term, _Postings()).extend(slots[positions], tfs[positions])
+        lengths = [len(tokens) for tokens in documents]
+        end = first + len(documents)
+        self._lengths, self._removed = _grown(self._lengths, end), _grown(self._removed, end)
+        self._lengths[first:end] = lengths
+        self._doc_terms.extend(tuple(count) for count in counts)
+        self._total_length += sum(lengths)
+        self._live += len(documents)
+        return range(first, end)
 
     def remove(self, slot: int) -> None:
         """Take the document in ``slot`` out of the index; ``KeyError`` if it is not there."""
@@ -114,17 +162,32 @@ class BM25Index:
             raise KeyError(f"BM25 slot {slot} holds no document")
         for term in terms:
             postings = self._postings[term]
-            del postings[slot]
-            if not postings:  # keep the vocabulary to terms that still occur
+            postings.df -= 1
+            if not postings.df:  # keep the vocabulary to terms that still occur
                 del self._postings[term]
         self._doc_terms[slot] = None
+        self._removed[slot] = True
         self._total_length -= int(self._lengths[slot])
         self._lengths[slot] = 0
         self._live -= 1
 
+    def compact(self) -> None:
+        """Drop removed slots for good and renumber the others 0, 1, 2, … in the same order."""
+        count = len(self._doc_terms)
+        kept = ~self._removed[:count]
+        new_slot = np.cumsum(kept) - 1  # old slot -> new slot, for the slots that stay
+        for postings in self._postings.values():
+            slots, tfs = postings.slots[: postings.size], postings.tfs[: postings.size]
+            keep = kept[slots]
+            postings.slots, postings.tfs, postings.size = new_slot[slots[keep]], tfs[keep], postings.df
+        self._doc_terms = [terms for terms in self._doc_terms if terms is not None]
+        self._lengths = self._lengths[:count][kept].copy()
+        self._removed = np.zeros(len(self._lengths), dtype=bool)
+
     def idf(self, term: str) -> float:
         """Lucene's inverse document frequency of ``term`` over the live documents."""
-        n = len(self._postings.get(term, ()))
+        postings = self._postings.get(term)
+        n = postings.df if postings is not None else 0
         return math.log(1 + (self._live - n + 0.5) / (n + 0.5))
 
     def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
@@ -137,13 +200,19 @@ class BM25Index:
         if self._live == 0:
             return scores
         avgdl = self._total_length / self._live
-        # Every live document has length 0 only if all are empty; then nothing matches anyway.
-        length_norm = self.k1 * (1 - self.b + self.b * self._lengths[: len(scores)] / (avgdl or 1.0))
         for term, repeats in Counter(query_tokens).items():
             postings = self._postings.get(term)
-            if not postings:
+            if postings is None:
                 continue
-            slots = np.fromiter(postings.keys(), dtype=np.int64, count=len(postings))
-            tf = np.fromiter(postings.values(), dtype=np.float64, count=len(postings))
-            scores[slots] += repeats * self.idf(term) * tf * (self.k1 + 1) / (tf + length_norm[slots])
+            # The term's postings: which slots contain it, and how often (a view, nothing copied).
+            slots, tf = postings.slots[: postings.size], postings.tfs[: postings.size]
+            if postings.size > postings.df:  # some of these documents were removed: skip their postings
+                alive = ~self._removed[slots]
+                slots, tf = slots[alive], tf[alive]
+            tf = tf.astype(np.float64)
+            # Length normalisation for just these documents: k1·(1 − b + b·dl/avgdl). (avgdl is never 0 here:
+            # a document that holds the term has at least one token.)
+            length_norm = self.k1 * (1 - self.b + self.b * self._lengths[slots] / avgdl)
+            # BM25's term weight, added to each of these slots' scores: idf · tf·(k1 + 1) / (tf + length norm).
+            scores[slots] += repeats * self.idf(term) * tf * (self.k1 + 1) / (tf + length_norm)
         return scores

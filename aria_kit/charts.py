@@ -1,27 +1,30 @@
-"""Charts for the retrieval lessons (02–04): each one a function that returns a matplotlib Figure.
+"""Charts for the retrieval lessons (02–05) and lesson 10's fact timeline: each a function returning a Figure.
 
 Every chart is split into a small pure function that computes its data
-(``rank_table``, ``score_rows``, ``idf_curves``) — which the tests check — and
-a plotting function that only draws it, with a title, axis labels and a legend
+(``rank_table``, ``shown_rows``, ``score_rows``, ``idf_curves``; lesson 05's
+curves and comparisons come from ``tuning`` and ``measuring``) — which the
+tests check — and a plotting function that only draws it, with a title, axis labels and a legend
 where one is needed. End a notebook cell with ``plt.show()`` after calling one.
 
-This is one of the two modules allowed to import matplotlib (the chat widget is
-the other), and it imports pyplot only inside the plotting functions, so
+This is the only module that imports matplotlib (as ``chat_widget.py`` is the
+only one that imports ipywidgets), and it imports pyplot only inside the plotting functions, so
 ``import aria_kit`` stays fast and headless. It computes no rankings of its own:
-they come from ``evaluation.rankings``, i.e. from ``HybridMemory.search``.
+they come from ``evaluation.rankings``, i.e. from ``HybridMemory.search``. Lesson 04's
+bump charts name memories by their first words (``short_label``) and take one colour per
+memory from ``memory_colours``, so a memory looks the same in every chart.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from aria_kit.evaluation import RANKINGS, QueryResult, rankings
-from aria_kit.interfaces import MemoryBackend
+from aria_kit.evaluation import RANKINGS, rankings
+from aria_kit.interfaces import MemoryBackend, MemoryRecord
 from aria_kit.tables import format_cell
 
 if TYPE_CHECKING:
@@ -37,11 +40,26 @@ def _short(text: str, limit: int = 38) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _line_colour(i: int):
+def short_label(text: str, words: int = 5) -> str:
+    """The first few words of a memory's text, so a chart names memories by what they say, not by id."""
+    head = text.split()
+    return " ".join(head[:words]) + (" …" if len(head) > words else "")
+
+
+def memory_colours(ids: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
+    """One colour per memory id, distinct for up to 25 ids (in the order given); pass the same dict to every chart.
+
+    The saturated qualitative palettes come first (tab10, then Dark2, then Set1), so even
+    the twentieth memory gets a colour that reads on white; beyond 25 ids colours repeat.
+    """
     import matplotlib
 
-    # tab20 pairs a dark and a light shade; take the ten dark ones first so few lines look alike.
-    return matplotlib.colormaps["tab20"]((2 * i) % 20 + (i // 10) % 2)
+    palette = [*matplotlib.colormaps["tab10"].colors, *matplotlib.colormaps["Dark2"].colors,
+               *matplotlib.colormaps["Set1"].colors]
+    # Set1's yellow and tab10's grey read badly as thin lines on white; drop them.
+    palette = [c for c in palette if c not in (matplotlib.colormaps["Set1"].colors[5],
+                                               matplotlib.colormaps["tab10"].colors[7])]
+    return {item: (*palette[i % len(palette)][:3], 1.0) for i, item in enumerate(dict.fromkeys(ids))}
 
 
 # ------------------------------------------------------------------ data
@@ -71,6 +89,14 @@ def rank_table(memory: MemoryBackend, query: str, rrf_k: int | None = None) -> l
             for rank, item in enumerate(ranked["fused"], start=1)]
 
 
+def shown_rows(
+    memory: MemoryBackend, query: str, rrf_k: int | None = None, top_n: int = 5, highlight: Sequence[str] = ()
+) -> list[RankRow]:
+    """The rows of ``rank_table`` a bump chart draws: in the top ``top_n`` of some ranking, or highlighted."""
+    return [r for r in rank_table(memory, query, rrf_k)
+            if min(r.vector, r.fused, r.keyword or math.inf) <= top_n or r.id in highlight]
+
+
 def score_rows(memory: MemoryBackend, query: str, top_k: int = 5) -> list[tuple[str, float, float, float]]:
     """``(id, cosine, bm25, fused score)`` of the top ``top_k`` hits for ``query``, best fused first."""
     return [(hit.id, hit.cosine, hit.bm25, hit.score) for hit in memory.search(query, top_k=top_k)]
@@ -92,47 +118,53 @@ def idf_curves(n_docs: int) -> dict[str, np.ndarray]:
 
 
 def plot_rank_shift(
-    memory: MemoryBackend, query: str, rrf_k: int | None = None, top_n: int = 5, highlight: Sequence[str] = ()
+    memory: MemoryBackend, query: str, rrf_k: int | None = None, top_n: int = 5, highlight: Sequence[str] = (),
+    colours: Mapping[str, object] | None = None,
 ) -> Figure:
     """A bump chart: each memory's rank under vector, fused and keyword ordering, joined by a line.
 
     Only memories in the top ``top_n`` of at least one ranking (and those in
-    ``highlight``, e.g. the labelled answer, drawn thick and black) are shown,
-    and ranks below ``2 · top_n`` share one "> 2·top_n" row, so a large memory
-    stays readable. A memory that shares no word with the query sits on the
-    "no match" row of the keyword column. Markers not at their exact rank are hollow.
+    ``highlight``, e.g. the labelled answer, drawn thick) are shown. Every
+    marker sits at its real rank and is labelled with it, and the rank axis runs
+    down to the deepest rank shown, so no rank hides in a bucket. A memory that
+    shares no word with the query sits on the "no match" row of the keyword
+    column. Lines are named by the memory's first words; ``colours`` (from
+    ``memory_colours``) keeps one colour per memory across charts.
     """
     import matplotlib.pyplot as plt
 
-    table = rank_table(memory, query, rrf_k)
-    depth = min(2 * top_n, len(table))
-    rows = [r for r in table if min(r.vector, r.fused, r.keyword or math.inf) <= top_n or r.id in highlight]
-    beyond = any(max(r.vector, r.fused, r.keyword or 0) > depth for r in rows)
-    lower = depth + 1  # the "> depth" row, drawn only when some shown memory ranks that low
-    no_match = depth + 1 + beyond
-    fig, ax = plt.subplots(figsize=(9.5, 0.38 * no_match + 2))
-    for i, row in enumerate(rows):
+    rows = shown_rows(memory, query, rrf_k, top_n, highlight)
+    colours = colours if colours is not None else memory_colours([r.id for r in rows])
+    depth = max(max(r.vector, r.fused, r.keyword or 0) for r in rows)
+    no_match = depth + 1
+    fig, ax = plt.subplots(figsize=(10, max(4.0, 0.2 * no_match + 2.2)))
+    for row in rows:
         ranks = {"vector": row.vector, "fused": row.fused, "keyword": row.keyword}
-        ys = [no_match if ranks[c] is None else min(ranks[c], lower) for c in COLUMNS]
+        ys = [no_match if ranks[c] is None else ranks[c] for c in COLUMNS]
         answer = row.id in highlight
-        colour = "black" if answer else _line_colour(i)
-        label = f"{row.id}  {_short(row.text)}" + ("  ← answer" if answer else "")
-        ax.plot(range(3), ys, color=colour, linewidth=3.5 if answer else 1.8, label=label, zorder=4 if answer else 2)
+        colour = colours.get(row.id, "grey")
+        label = f"{short_label(row.text)}  ({row.id})" + ("  ← answer" if answer else "")
+        (line,) = ax.plot(range(3), ys, color=colour, linewidth=4 if answer else 1.8, label=label,
+                          zorder=4 if answer else 2)
+        line.set_gid(row.id)  # lets a test find each memory's line
         for x, (column, y) in enumerate(zip(COLUMNS, ys)):
-            hollow = y > depth  # not placed at its exact rank: shown hollow
-            ax.scatter(x, y, marker=MARKERS[column], s=70, color="white" if hollow else colour,
-                       edgecolors=colour, zorder=5)
+            ax.scatter(x, y, marker=MARKERS[column], s=90 if answer else 60, color=colour,
+                       edgecolors="black" if answer else colour, zorder=5)
+            if y != no_match:  # the real rank, beside its marker: left of the vector column, right elsewhere
+                ax.annotate(str(y), (x, y), xytext=(-9 if x == 0 else 9, 0), textcoords="offset points",
+                            ha="right" if x == 0 else "left", va="center", fontsize=8, color=colour,
+                            fontweight="bold" if answer else "normal")
     ax.set_xticks(range(3), [LABELS[c] for c in COLUMNS])
-    labels = [str(r) for r in range(1, depth + 1)] + [f"> {depth}"] * beyond + ["no match"]
-    ax.set_yticks(range(1, no_match + 1), labels)
-    ax.set_ylim(no_match + 0.5, 0.5)  # rank 1 at the top
-    ax.set_xlim(-0.3, 2.3)
+    ticks = sorted({1, *range(5, depth + 1, 5), depth}) if depth > 12 else list(range(1, depth + 1))
+    ax.set_yticks([*ticks, no_match], [*map(str, ticks), "no match"])
+    ax.set_ylim(no_match + 0.7, 0.3)  # rank 1 at the top
+    ax.set_xlim(-0.35, 2.35)
     ax.set_ylabel("rank (1 = best)")
     ax.set_xlabel("ranking")
     k = rrf_k if rrf_k is not None else getattr(memory, "rrf_k", "the memory's own")
     ax.set_title(f"How fusion moves memories (RRF k = {k})\nquery: “{query}”")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="memory")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title="memory (first words)")
     fig.tight_layout()
     return fig
 
@@ -165,32 +197,86 @@ def plot_score_components(memory: MemoryBackend, query: str, top_k: int = 5) -> 
     return fig
 
 
-def plot_evaluation(results: Sequence[QueryResult]) -> Figure:
-    """Per labelled query, the rank at which each ranking finds the first relevant memory (dot plot)."""
+def _method_style(name: str, i: int) -> dict:
+    """Vector, keyword and fused keep lesson 04's colours; other methods take the next ones, dashed."""
+    import matplotlib
+
+    known = {"vector": COLOURS["vector"], "keyword": COLOURS["keyword"]}
+    if name in known:
+        return {"color": known[name], "marker": MARKERS[name], "linestyle": "-"}
+    others = ["tab:green", "tab:purple", "tab:red", "tab:brown", "tab:pink"]
+    colour = others[i % len(others)] if i < len(others) else matplotlib.colormaps["tab10"](i % 10)
+    return {"color": colour, "marker": "D", "linestyle": "-" if i == 0 else "--"}
+
+
+def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], split: str = "dev") -> Figure:
+    """One panel per data set: mean recall@k against k = 1, 2, …, one line per method.
+
+    ``curves[data set][method]`` lists the mean recall@1, recall@2, … of that
+    method (as ``AblationRow.recall`` holds them). Methods other than vector and
+    keyword are drawn in the order given: the first solid, the rest dashed.
+    """
     import matplotlib.pyplot as plt
 
-    worst = max(r.rank(name) or 0 for r in results for name in RANKINGS)
-    not_found = worst + 2  # a column of its own, one step right of the worst rank found
-    any_missing = any(r.rank(name) is None for r in results for name in RANKINGS)
-    fig, ax = plt.subplots(figsize=(10, 0.32 * len(results) + 2))
-    offsets = {"vector": -0.22, "keyword": 0.0, "fused": 0.22}
-    for name in RANKINGS:
-        xs = [r.rank(name) or not_found for r in results]
-        ys = [i + offsets[name] for i in range(len(results))]
-        ax.scatter(xs, ys, marker=MARKERS[name], color=COLOURS[name], label=LABELS[name], zorder=3)
-    ax.set_yticks(range(len(results)), [f"{_short(r.query.text, 44)}  [{r.query.kind}]" for r in results])
-    ax.set_ylim(len(results) - 0.5, -0.5)
-    ticks = list(range(1, worst + 1))
-    if any_missing:
-        ticks.append(not_found)
-    ax.set_xticks(ticks, [str(t) if t <= worst else "not found" for t in ticks])
-    ax.axvspan(0.5, 3.5, color="tab:green", alpha=0.08, label="top 3 (what the agent recalls)")
-    ax.set_xlabel("rank of the first relevant memory (1 = best)")
-    ax.set_ylabel("labelled query [kind]")
-    ax.set_title("Which ranking finds the answer, and how high")
-    ax.grid(axis="x", alpha=0.3)
-    fig.legend(loc="lower center", ncol=4, fontsize=8)
-    fig.tight_layout(rect=(0, 0.5 / fig.get_figheight(), 1, 1))  # leave half an inch for the legend
+    fig, axes = plt.subplots(1, len(curves), figsize=(5.2 * len(curves), 4.2), squeeze=False)
+    for ax, (dataset, methods) in zip(axes[0], curves.items()):
+        others = 0
+        for name, recall in methods.items():
+            style = _method_style(name, others)
+            others += name not in ("vector", "keyword")
+            ks = range(1, len(recall) + 1)
+            ax.plot(ks, recall, label=name, markersize=4, **style)
+        ax.set_xticks(list(ks))
+        ax.set_xlabel("k (memories recalled)")
+        ax.set_ylabel(f"mean recall@k on {split}")
+        ax.set_title(dataset)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8, loc="lower right")
+    fig.suptitle("How many labelled memories each method finds in its top k")
+    fig.tight_layout()
+    return fig
+
+
+def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]], metric: str = "recall@5") -> Figure:
+    """Paired comparisons, one row each: per-query wins and losses, and the mean difference with its 95% interval.
+
+    ``comparisons`` holds ``(label, result)`` with ``result`` as ``measuring``'s
+    ``Evaluation.compare`` returns it (``wins``, ``losses``, ``ties``,
+    ``difference``, ``low``, ``high``). Left panel: losses drawn left of 0, wins
+    right, the number of ties written beside. Right panel: the mean difference as a
+    dot, its bootstrap interval as a bar; a bar that crosses 0 means "no clear difference".
+    """
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.55 * len(comparisons) + 1.9), sharey=True,
+                                      gridspec_kw={"width_ratios": [1.3, 1]})
+    ys = range(len(comparisons))
+    wins = [result["wins"] for _, result in comparisons]
+    losses = [result["losses"] for _, result in comparisons]
+    left.barh(ys, wins, color="tab:green", label="first method better")
+    left.barh(ys, [-n for n in losses], color="tab:red", label="first method worse")
+    reach = max([*wins, *losses, 1])
+    for y, (_, result) in zip(ys, comparisons):
+        left.text(result["wins"] + 0.02 * reach, y, f"{result['wins']}", va="center", fontsize=8)
+        left.text(-result["losses"] - 0.02 * reach, y, f"{result['losses']}", va="center", ha="right", fontsize=8)
+        left.text(1.02, y, f"{result['ties']} tied", va="center", fontsize=8, transform=left.get_yaxis_transform())
+    left.axvline(0, color="grey", linewidth=0.8)
+    left.set_xlim(-1.25 * reach, 1.25 * reach)
+    left.set_xlabel(f"queries where {metric} differs (losses ← → wins)")
+    left.set_ylabel("comparison (first vs second)")
+    left.set_yticks(list(ys), [label for label, _ in comparisons])
+    left.set_ylim(len(comparisons) - 0.5, -0.5)
+    left.legend(fontsize=8, loc="lower left")
+    diffs = [result["difference"] for _, result in comparisons]
+    lows = [result["difference"] - result["low"] for _, result in comparisons]
+    highs = [result["high"] - result["difference"] for _, result in comparisons]
+    right.errorbar(diffs, list(ys), xerr=[lows, highs], fmt="o", color="black", capsize=4)
+    right.axvline(0, color="grey", linewidth=0.8)
+    right.set_xlabel(f"mean difference in {metric}, with 95% bootstrap interval")
+    right.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Paired comparison per query ({metric})")
+    fig.tight_layout()
     return fig
 
 
@@ -230,5 +316,42 @@ def plot_similarity(scores: np.ndarray, row_labels: Sequence[str], column_labels
     ax.set_ylabel("query")
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="cosine")
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------ lesson 10: a fact's versions over time
+
+
+def timeline_rows(versions: Sequence[MemoryRecord], first_day: str, today: str) -> list[tuple[str, str, str, str]]:
+    """(id, text, from, until) per version, oldest first: each is current from its predecessor's end until its own.
+
+    The first version's start is not stored (a memory records when it stopped
+    being current, not when it was told), so ``first_day`` supplies it; the
+    current version runs until ``today``.
+    """
+    starts = [first_day] + [v.superseded_at or today for v in versions[:-1]]
+    return [(v.id, v.text, start, v.superseded_at or today) for v, start in zip(versions, starts)]
+
+
+def plot_fact_timeline(versions: Sequence[MemoryRecord], first_day: str, today: str, title: str) -> Figure:
+    """One horizontal bar per version of a fact, from when it became current to when it was superseded."""
+    import matplotlib.dates as mdates
+    import matplotlib.pyplot as plt
+    from datetime import datetime
+
+    rows = timeline_rows(versions, first_day, today)
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.6))
+    for i, (memory_id, text, start, end) in enumerate(rows):
+        left, right = (mdates.date2num(datetime.fromisoformat(day)) for day in (start, end))
+        current = i == len(rows) - 1
+        ax.barh(i, right - left, left=left, color="tab:green" if current else "tab:gray", alpha=0.9 if current else 0.5)
+        ax.text(left, i, f" {memory_id}: {_short(text, 60)}", va="center", fontsize=8)
+    ax.set_yticks(range(len(rows)), [f"version {i}" for i in range(1, len(rows) + 1)])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m-%d"))
+    ax.set_xlabel("date (grey: superseded, kept as history; green: current)")
+    ax.set_ylabel("version of the fact")
+    ax.set_title(title)
     fig.tight_layout()
     return fig

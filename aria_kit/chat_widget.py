@@ -2,7 +2,8 @@
 
 ``ChatWidget(agent)`` shows a line saying which model answers, a scrolling
 transcript where your messages, the agent's answers, its tool calls and errors
-look different, a live memory panel (id, category, text; the newest marked),
+look different, a live memory panel (id, category, text; the newest marked; a
+superseded memory struck through, with a link to the memory that replaced it),
 an input box that sends on Enter, a Send button, a button that clears the
 conversation, and a status line. Each turn's tool calls and their results sit
 in a collapsed "Tools" line under your message: click it to see them.
@@ -23,8 +24,9 @@ DeprecationWarning with ipywidgets 8.1), so leaving the box with text in it
 sends it too, and clicking Send with text in the box sends exactly once.
 
 Deliberately absent: streaming tokens, background threads, editing or deleting
-memories from the panel. This and the chart code are the only modules that
-import ipywidgets, so the rest of the kit stays headless.
+memories from the panel. This is the only module that imports ipywidgets (as
+``charts.py`` is the only one that imports matplotlib; ``tests/test_import_direction.py``
+checks both), so the rest of the kit stays headless.
 """
 
 from __future__ import annotations
@@ -63,9 +65,18 @@ def _bubble(role: str, who: str, text: str) -> str:
 
 def _memory_row(record: MemoryRecord, new: bool) -> str:
     highlight = "background:#fff3bf;color:#111;" if new else ""
-    return (f"<tr class='aria-memory-row{' aria-memory-new' if new else ''}' style='vertical-align:top;{highlight}'>"
+    text = escape(record.text)
+    if record.superseded_by is not None:  # history (lesson 10): struck through, pointing at its successor
+        successor = escape(record.superseded_by)
+        text = (f"<s style='color:var(--jp-ui-font-color2,#666)'>{text}</s> → replaced by "
+                f"<a href='#aria-memory-{successor}'>{successor}</a>")
+    elif record.supersedes is not None:
+        text += f" <i>(updates {escape(record.supersedes)})</i>"
+    classes = "aria-memory-row" + (" aria-memory-new" if new else "") + (" aria-memory-superseded"
+                                                                         if record.superseded_by else "")
+    return (f"<tr id='aria-memory-{escape(record.id)}' class='{classes}' style='vertical-align:top;{highlight}'>"
             f"<td style='padding-right:6px'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
-            f"<td>{escape(record.category)}</td><td>{escape(record.text)}</td></tr>")
+            f"<td>{escape(record.category)}</td><td>{text}</td></tr>")
 
 
 def _tools_html(turn: Turn) -> str:

@@ -3,7 +3,7 @@
 The demo's data is in ``demo_data.py`` (re-exported here); this file adds ``make_agent``, the one-line way
 to get a ready agent: offline rule-based model unless ``OPENAI_API_KEY`` or
 ``OPENAI_BASE_URL`` is set, offline embeddings, Aria's persona and the four
-tools. ``run_demo`` prints the whole demo readably; ``python -m aria_kit demo``
+tools (plus ``memory_update``, lesson 10). ``run_demo`` prints the whole demo readably; ``python -m aria_kit demo``
 calls it. Nothing in this file is special-cased for the offline model: the
 same conversation goes to a real model when one is configured.
 """
@@ -20,7 +20,7 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import LLMProvider, MemoryBackend
 from aria_kit.persona import ARIA, AgentPersona
 from aria_kit.openai_provider import default_provider
-from aria_kit.tools import WebSearchTool, default_tools
+from aria_kit.tools import MemoryUpdateTool, WebSearchTool, default_tools
 
 __all__ = ["CONVERSATION", "DEMO_FACTS", "HOT_SWAP_QUESTION", "SHOWDOWN_QUERIES", "StorageWebSearch",
            "make_agent", "run_demo", "seed_memory"]
@@ -49,7 +49,8 @@ def make_agent(
     """A ready agent: given parts are used as they are; missing ones get the kit's defaults."""
     memory = memory if memory is not None else HybridMemory(path=memory_path)
     llm = llm if llm is not None else default_provider(verbose=verbose)
-    return AutonomousAgent(persona, llm, memory, default_tools(memory))
+    # the reference design's four tools, and lesson 10's memory_update so facts can change with history kept
+    return AutonomousAgent(persona, llm, memory, [*default_tools(memory), MemoryUpdateTool(memory)])
 
 
 def run_demo(out: Callable[[str], None] = print, llm: LLMProvider | None = None) -> AutonomousAgent:

@@ -3,7 +3,8 @@
 Four small abstract classes and the records they pass around:
 
 - ``Embedder``: texts -> unit-length vectors.
-- ``MemoryBackend``: store text + metadata -> id; search query -> ranked hits; list all.
+- ``MemoryBackend``: store text + metadata -> id; search query -> ranked hits; list all;
+  supersede an old memory with a newer one, keeping the old one as history (lesson 10).
 - ``LLMProvider``: chat messages (+ optional tool schemas) -> one ``AssistantMessage``.
 - ``Tool``: name, description, ``run(**kwargs) -> str`` and an OpenAI-style schema.
 
@@ -33,15 +34,28 @@ Metadata = dict[str, Any]
 
 @dataclass(frozen=True)
 class MemoryRecord:
-    """One stored memory ("chunk"): its id, text and metadata such as a category."""
+    """One stored memory ("chunk"): its id, text and metadata such as a category.
+
+    A memory that a newer one replaced is kept as history: ``superseded_by`` is
+    the newer memory's id and ``superseded_at`` when this one stopped being
+    current (ISO 8601, UTC); the newer one points back with ``supersedes``.
+    """
 
     id: str
     text: str
     metadata: Metadata = field(default_factory=dict)
+    superseded_by: str | None = None
+    superseded_at: str | None = None
+    supersedes: str | None = None
 
     @property
     def category(self) -> str:
         return str(self.metadata.get("category", "general"))
+
+    @property
+    def is_current(self) -> bool:
+        """True unless a newer memory replaced this one."""
+        return self.superseded_by is None
 
 
 @dataclass(frozen=True)
@@ -62,14 +76,17 @@ class Hit:
     bm25: float
     vector_rank: int | None = None
     keyword_rank: int | None = None
+    superseded_by: str | None = None  # set only on history hits (``search(..., include_history=True)``)
+    supersedes: str | None = None  # the older memory this one replaced, if any
 
     @property
     def category(self) -> str:
         return str(self.metadata.get("category", "general"))
 
     def __str__(self) -> str:
+        history = f" (superseded by {self.superseded_by})" if self.superseded_by else ""
         return (
-            f"[{self.id}] ({self.category}) {self.text} "
+            f"[{self.id}] ({self.category}) {self.text}{history} "
             f"(fused {self.score:.4f}, cosine {self.cosine:.3f}, bm25 {self.bm25:.3f})"
         )
 
@@ -129,7 +146,11 @@ class MemoryBackend(ABC):
 
     @abstractmethod
     def search(self, query: str, top_k: int = 3) -> list[Hit]:
-        """Return up to ``top_k`` hits, best first."""
+        """Return up to ``top_k`` hits, best first.
+
+        Backends that keep history (lesson 10) take ``include_history=False`` too:
+        by default only current memories are searched, superseded ones on request.
+        """
 
     @abstractmethod
     def list_all(self) -> list[MemoryRecord]:
@@ -149,6 +170,31 @@ class MemoryBackend(ABC):
     def get(self, memory_id: str) -> MemoryRecord | None:
         """The memory with this id, or ``None``."""
         return next((r for r in self.list_all() if r.id == memory_id), None)
+
+    def supersede(self, old_id: str, text: str, metadata: Metadata | None = None, *, at: str | None = None) -> str:
+        """Store ``text`` as the memory that replaces ``old_id``; return the new id (lesson 10).
+
+        The old memory stays stored, marked ``superseded_by`` the new id and
+        ``superseded_at`` ``at`` (default: now, UTC); default search leaves it out.
+        ``metadata`` defaults to the old memory's. Raises ``ValueError`` if
+        ``old_id`` is unknown or already superseded, and then changes nothing.
+        A backend that keeps no history leaves this as it is.
+        """
+        raise NotImplementedError(f"{type(self).__name__} keeps no history: it cannot supersede memories")
+
+    def history(self, memory_id: str) -> list[MemoryRecord]:
+        """Every version of the fact ``memory_id`` belongs to, oldest first ([] for an unknown id)."""
+        record = self.get(memory_id)
+        while record is not None and record.supersedes is not None:
+            older = self.get(record.supersedes)
+            if older is None:
+                break
+            record = older
+        versions = []
+        while record is not None:
+            versions.append(record)
+            record = self.get(record.superseded_by) if record.superseded_by else None
+        return versions
 
     def __len__(self) -> int:
         return len(self.list_all())

@@ -8,7 +8,8 @@ NUL are fine; lone surrogates are not), and metadata is a dict of str keys to
 JSON scalars with ``category`` defaulting to "general" (a category that is a
 str holds at most ``MAX_CATEGORY_CHARS``: it is a label that is repeated in
 every prompt that recalls its memory). Ids are ``mem_0001``,
-…, ``mem_9999``, ``mem_10000``, …
+…, ``mem_9999``, ``mem_10000``, … A moment at which a memory was superseded is an
+ISO 8601 string.
 
 It also fixes how a memory is *shown to a model* (``quoted_entry``): one JSON
 object per line, so a stored text holding a newline and a fake
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from datetime import datetime, timezone
 from typing import Any
 
 from aria_kit.interfaces import Metadata
@@ -116,3 +118,35 @@ def quoted_entry(**fields: Any) -> str:
     """
     line = json.dumps(fields, ensure_ascii=False)
     return _RAW_LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
+
+
+def read_quoted_entries(text: str) -> list[dict[str, Any]]:
+    """The memories that ``quoted_entry`` wrote into ``text`` (a prompt or a tool result), in order.
+
+    Only whole lines that parse as a JSON object with a string ``id`` and ``text``
+    count, so prose around the entries — and anything a memory's own text says —
+    is never read as a memory.
+    """
+    entries = []
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line) if line.startswith("{") else None
+        except json.JSONDecodeError:
+            entry = None
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("text"), str):
+            entries.append(entry)
+    return entries
+
+
+def check_moment(at: Any) -> str:
+    """``at`` as an ISO 8601 string (``None`` → now, UTC, to the second), or ``ValueError`` saying why (lesson 10)."""
+    if at is None:
+        return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    if not isinstance(at, str):
+        raise ValueError(f"at must be an ISO 8601 string such as '2026-03-01T09:00:00+00:00', got {type(at).__name__}")
+    try:
+        datetime.fromisoformat(at)
+    except ValueError:
+        raise ValueError(f"at={at!r} is not an ISO 8601 date or time, such as '2026-03-01' "
+                         "or '2026-03-01T09:00:00+00:00'") from None
+    return at

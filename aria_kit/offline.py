@@ -1,20 +1,22 @@
 """OfflineProvider: a deterministic, rule-based stand-in for a chat model (lessons 08–09).
 
-This is **not a language model**. It is a few dozen lines of regular
-expressions that speak the same tool-calling protocol as a real model, so every
-lesson, test and demo runs with no API key, no network and the same output
-every time. It reads only the latest user message (and the tool results that
-followed it), picks tools by general rules, and writes its answer from the
-tool results:
+This is **not a language model**. It is a few pages of regular expressions that
+speak the same tool-calling protocol as a real model, so every lesson, test and
+demo runs with no API key, no network and the same output every time. It reads
+only the latest user message (and the tool results that followed it):
 
-- "remember …", "note that …", "keep in mind …" → ``memory_store`` with the fact and a
-  category guessed from cue words (preference, calendar, order, decision, task, fact);
-- arithmetic written as an expression ("(3 + 4) * 2") or as a rate problem
-  ("N days at X hours a day") → ``calculator``;
-- "explain …", "look up …", "search the web for …" → ``web_search``, plus ``memory_search``
-  when the message also points at something personal ("… and does it suit my project?");
-- any other message → ``memory_search``, then an answer that quotes the ids of the hits
-  that share a content word with the question.
+- ``offline_rules.plan`` picks the tools by general rules (remember → ``memory_store``,
+  arithmetic in symbols or words → ``calculator``, "explain/look up" → ``web_search``,
+  greetings → a reply, anything else → ``memory_search``);
+- this file writes the answer from the tool results. From a memory search it quotes
+  only the hits that share a *content* word with the question (after a little stemming
+  and a short table of synonyms such as "project" ~ "working on"), preferring the hits
+  that share the most; a hit that shares only a name ("Alice") with a question about
+  something else is not quoted. When nothing qualifies, the answer says how many
+  memories the search returned and that none mentions what was asked;
+- (lesson 10, in ``offline_updates.py``, when ``memory_update`` is offered) "X has switched to Y",
+  "we moved from A to B", "actually, it's Z now", "X no longer …" → ``memory_search`` for the
+  current fact, then ``memory_update`` on it, then an answer quoting both ids.
 
 It honours the "Never say" line of the system prompt. It does not reason, plan,
 hold a conversation across turns, or understand anything it was not written to
@@ -29,86 +31,67 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
+from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.offline_rules import plan, unit_of
+from aria_kit.offline_updates import update_reply
 
-REMEMBER = re.compile(r"\b(remember|don'?t forget|do not forget|keep in mind|make a note|note that|memori[sz]e)\b", re.I)
-WEB = re.compile(r"\b(explain|look up|search the web|web search|search online|on the web|tell me about|what (?:is|are) an?)\b", re.I)
-PERSONAL = re.compile(r"\b(my|our|me|I|her|his|their)\b|\w's\b", re.I)
-RATE = re.compile(
-    r"(\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+)?[a-z]+\b.*?\b(?:at|of|with)\s+(\d+(?:\.\d+)?)\s+([a-z]+)\s+(?:a|an|per|each|every)\b",
-    re.I,
-)
-MATH_RUN = re.compile(r"(?:\b(?:sqrt|sin|cos|tan|log|log10|log2|exp|abs|round|factorial|pi)\b|\d+(?:\.\d+)?|\*\*|[-+*/%()]|\s)+")
-MATH_CUE = re.compile(r"\b(calculate|compute|how (?:many|much)|what(?:'s| is)|evaluate)\b|=", re.I)
-CATEGORIES = (  # first match wins
-    ("user_pref", r"\b(prefers?|favou?rite|likes?|loves?|hates?|dislikes?)\b"),
-    ("calendar", r"\b(meeting|appointment|call with|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d+\s?[ap]m)\b"),
-    ("order", r"\b(order|ordered|purchased?|bought)\b"),
-    ("decision", r"\b(decided|switched|chose|chosen|picked|moved to|will use)\b"),
-    ("task", r"\b(deadline|working on|project|task|due|todo)\b"),
-)
-STOPWORDS = set("a an and are at be by did do does for from has have how i in is it its me my of on or "
-                "our that the their this to was what when where which who why with you your".split())
-QUESTION_SPLIT = re.compile(r",?\s*(?:\band\s+)?(?=\b(?:what|which|who|when|where|how|why)\b)", re.I)
-
-
-def _strip_request(text: str) -> str:
-    """Turn "Please remember that my editor is Vim" into "My editor is Vim."."""
-    text = re.sub(r"^\s*(please\s+)?(can you\s+)?(remember|note|keep in mind|don'?t forget|do not forget|make a note)"
-                  r"(\s+(that|this|of))?\s*[:,\-–—]?\s*", "", text, flags=re.I)
-    text = re.sub(r"[\s,;:.\-–—]*(please\s+)?(remember|note|keep in mind|make a note of)(\s+(this|that|it))?[\s.!]*$",
-                  "", text, flags=re.I).strip()
-    return (text[:1].upper() + text[1:]).rstrip(".!") + "." if text else text
+STOPWORDS = set("a an and are at be by can could did do does for from has have how i in is it its me my of on or "
+                "our please tell that the their them there this to was were what when where which who whom whose "
+                "why will with would you your about any anything know".split())
+# Question words → words a stored fact would use instead. General English, not the demo's sentences.
+SYNONYMS = {
+    "project": {"working", "building", "project"}, "work": {"working", "works", "job"},
+    "job": {"working", "works", "job"}, "like": {"favourite", "favorite", "prefers", "likes", "loves"},
+    "favourite": {"favourite", "favorite", "prefers", "likes", "loves"}, "deadline": {"due", "deadline"},
+    "due": {"due", "deadline"}, "live": {"lives", "living", "moved"}, "rely": {"uses", "use", "relies"},
+    "use": {"uses", "use", "using"}, "decision": {"decided", "switched", "chose", "picked"},
+    "decide": {"decided", "switched", "chose", "picked"}, "bought": {"order", "ordered", "purchased"},
+    "order": {"order", "ordered", "purchased", "placed"}, "meet": {"meeting", "meets"},
+    "called": {"called", "named", "name"}, "name": {"called", "named", "name"},
+}
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
 
 
-def _question_parts(message: str) -> list[str]:
-    """Split "What is X, what is Y, and which Z?" into one search per question."""
-    parts = [p.strip(" ,?") for p in QUESTION_SPLIT.split(message)]
-    return [p for p in parts if p] or [message]
+def _content_words(query: str) -> dict[str, set[str]]:
+    """Each content word of the question → the stems a fact answering it might contain."""
+    words = [w for w in tokenize(query) if w not in STOPWORDS]
+    return {w: {_stem(v) for v in SYNONYMS.get(w, set()) | {w}} for w in words}
 
 
-def _category(fact: str) -> str:
-    return next((name for name, cue in CATEGORIES if re.search(cue, fact, re.I)), "fact")
+def _names(query: str) -> set[str]:
+    """Capitalised words after the first one ("Alice", "VelocityDB"; not acronyms such as "CEO")."""
+    return {w.lower() for w in re.findall(r"(?<=\s)[A-Z][a-z][\w-]*", query.replace("'s", ""))}
 
 
-def _expression(message: str) -> tuple[str, str] | None:
-    """(expression, unit) for arithmetic in the message, or None."""
-    rate = RATE.search(message)
-    if rate:
-        return f"{rate.group(1)} * {rate.group(2)}", rate.group(3)
-    text = message.replace("×", "*").replace("÷", "/").replace("^", "**")
-    text = re.sub(r"(?<=\d)\s*x\s*(?=\d)", " * ", text)
-    runs = [r.strip() for r in MATH_RUN.findall(text)]
-    runs = [r for r in runs if re.search(r"\d|pi", r) and re.search(r"[-+*/%]|\w\(", r)]
-    if runs and (MATH_CUE.search(message) or re.search(r"\d\s+[-+*/%]\s+\d", text)):
-        return max(runs, key=len).strip("=?. "), ""
-    return None
+def relevant(hits: list[dict[str, str]], query: str) -> tuple[list[dict[str, str]], list[str]]:
+    """(the hits that answer ``query``, the content words none of the hits mentions).
 
-
-def _quoted_memories(text: str) -> list[dict[str, Any]]:
-    """The memories quoted one JSON object per line in a search result or the system prompt."""
-    entries = []
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line) if line.startswith("{") else None
-        except json.JSONDecodeError:
-            entry = None
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("text"), str):
-            entries.append(entry)
-    return entries
-
-
-def _relevant(hits: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
-    """Hits that share the most *distinguishing* words with the query (words not common to every hit).
-
-    "Alice" in a question about Alice's storage engine matches every memory about
-    Alice; "storage" and "engine" pick out the one that answers it.
+    When some hit mentions a content word of the question that is not a name, only
+    such hits count ("Alice" alone does not make a memory answer "What is Alice's
+    project?"). Otherwise a name counts where not every matching hit mentions it, or
+    when the question has nothing but names ("Would Rust suit VelocityDB?" lists what
+    is known about each; "What is Alice's shoe size?" quotes nothing). Of the hits that
+    count, those that mention the most content words win.
     """
-    wanted = set(tokenize(query)) - STOPWORDS
-    words = [set(tokenize(h["text"])) & wanted for h in hits]
-    common = set.intersection(*words) if len(words) > 1 else set()
-    kept = [(h, w) for h, w in zip(hits, words) if w - common or (w and w == common and h is hits[0])]
-    best = max((len(w) for _, w in kept), default=0)
-    return [h for h, w in kept if len(w) == best]  # the hits that match the question best, not every partial match
+    wanted = _content_words(query)
+    names = _names(query) & set(wanted)
+    matched = []
+    for hit in hits:
+        stems = {_stem(t) for t in tokenize(hit["text"])}
+        matched.append({w for w, forms in wanted.items() if forms & stems})
+    if any(m - names for m in matched):  # some hit mentions what is asked, not just who: only those count
+        counted = [(h, m) for h, m in zip(hits, matched) if m - names]
+    else:  # only names matched: a name counts where it tells the hits apart, or when it is all that was asked
+        found = [m for m in matched if m]
+        common = set.intersection(*found) if found else set()
+        counted = [(h, m) for h, m in zip(hits, matched) if m - common or (m and not set(wanted) - names)]
+    best = max((len(m) for _, m in counted), default=0)
+    missing = [w for w in wanted if w not in names and not any(w in m for m in matched)]
+    return [h for h, m in counted if len(m) == best], missing
 
 
 class OfflineProvider(LLMProvider):
@@ -129,12 +112,18 @@ class OfflineProvider(LLMProvider):
         users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
         if not users:
             return AssistantMessage(content="There is no user message to answer.")
+        user = str(messages[users[-1]].get("content") or "")
         after_user = messages[users[-1] + 1:]
         available = {t["function"]["name"] for t in tools or ()}
+        if (update := update_reply(messages, available, self._call, plan)) is not None:  # lesson 10
+            return AssistantMessage(content=self._scrub(update, system)) if isinstance(update, str) else update
         if any(m.get("role") == "tool" for m in after_user):
-            text = self._answer(after_user, str(messages[users[-1]].get("content") or ""))
+            text = self._answer(after_user, user)
         else:
-            calls = [c for c in self._plan(str(messages[users[-1]].get("content") or "")) if c[0] in available]
+            planned = plan(user)
+            if isinstance(planned, str):
+                return AssistantMessage(content=self._scrub(planned, system))
+            calls = [c for c in planned if c[0] in available]
             if calls:
                 return AssistantMessage(tool_calls=tuple(self._call(name, args) for name, args in calls))
             text = self._answer_without_tools(system)
@@ -144,62 +133,68 @@ class OfflineProvider(LLMProvider):
         self._calls += 1
         return ToolCall(f"call_{self._calls:03d}", name, json.dumps(arguments))
 
-    @staticmethod
-    def _plan(message: str) -> list[tuple[str, dict[str, Any]]]:
-        if REMEMBER.search(message):
-            fact = _strip_request(message)
-            return [("memory_store", {"text": fact, "category": _category(fact)})]
-        arithmetic = _expression(message)
-        if arithmetic:
-            return [("calculator", {"expression": arithmetic[0]})]
-        web = WEB.search(message)
-        if web:
-            topic = re.split(r"\b(?:and|whether|if)\b|[?,]", message[web.end():], maxsplit=1)[0].strip(" .:") or message
-            calls = [("web_search", {"query": topic})]
-            return calls + [("memory_search", {"query": message})] if PERSONAL.search(message) else calls
-        return [("memory_search", {"query": part}) for part in _question_parts(message)]
-
     def _answer(self, after_user: list[dict[str, Any]], user: str) -> str:
         calls = {c["id"]: c["function"] for m in after_user for c in m.get("tool_calls") or ()}
-        parts, quoted = [], set()
+        parts, quoted, unanswered = [], set(), []
         for message in (m for m in after_user if m.get("role") == "tool"):
             function = calls.get(message.get("tool_call_id"), {"name": "tool", "arguments": "{}"})
-            part = self._explain(function["name"], function.get("arguments") or "{}", str(message.get("content")), user, quoted)
+            part = self._explain(function["name"], function.get("arguments") or "{}", str(message.get("content")),
+                                 user, quoted, unanswered)
             if part and part not in parts:
                 parts.append(part)
         memory_parts = [p for p in parts if p.startswith("From memory:")]
         if len(memory_parts) > 1:  # several searches: one "From memory:" line, not one per search
             merged = "From memory: " + " ".join(p[len("From memory: "):] for p in memory_parts)
             parts = [p for p in parts if p not in memory_parts] + [merged]
-        if not parts:
-            parts = ["I found nothing in memory that matches that."]
-        return "\n".join(parts)
+        if unanswered and not memory_parts:
+            parts.append(self._nothing_relevant(unanswered))
+        elif unanswered:  # part of the question found an answer, part did not
+            parts.append("Nothing in memory answers: " + "; ".join(q for q, _, _ in unanswered) + ".")
+        return "\n".join(parts) or "I found nothing in memory that matches that."
 
     @staticmethod
-    def _explain(name: str, raw_arguments: str, result: str, user: str, quoted: set[str]) -> str:
+    def _explain(name: str, raw_arguments: str, result: str, user: str, quoted: set[str],
+                 unanswered: list[tuple[str, int, list[str]]]) -> str:
         try:
             arguments = json.loads(raw_arguments)
         except json.JSONDecodeError:
+            arguments = {}
+        if not isinstance(arguments, dict):
             arguments = {}
         if result.startswith("Error:"):
             return f"The {name} tool reported a problem — {result[len('Error:'):].strip()}"
         if name == "memory_store":
             return "Noted. " + result
         if name == "calculator":
-            unit = (_expression(user) or ("", ""))[1]
+            unit = unit_of(user)
             return f"{arguments.get('expression', '?')} = {result}{' ' + unit if unit else ''}."
         if name == "web_search":
             return "From the (simulated) web: " + re.sub(r"^\[[^\]]*\] ", "", result, flags=re.M).replace("\n", " ")
         if name == "memory_search":
-            hits = _quoted_memories(result)
-            relevant = [h for h in _relevant(hits, str(arguments.get("query", ""))) if h["id"] not in quoted]
-            quoted.update(h["id"] for h in relevant)
-            return "From memory: " + " ".join(f"{h['text']} [{h['id']}]" for h in relevant) if relevant else ""
+            query = str(arguments.get("query", ""))
+            hits = read_quoted_entries(result)  # best first, one JSON object per hit
+            answering, missing = relevant(hits, query)
+            fresh = [h for h in answering if h["id"] not in quoted]
+            quoted.update(h["id"] for h in fresh)
+            if not answering:
+                unanswered.append((query, len(hits), missing))
+            return "From memory: " + " ".join(f"{h['text']} [{h['id']}]" for h in fresh) if fresh else ""
         return f"{name} returned: {result}"
 
     @staticmethod
+    def _nothing_relevant(unanswered: list[tuple[str, int, list[str]]]) -> str:
+        """Say plainly that nothing was found, and why the hits a search returned were not quoted."""
+        found = sum(count for _, count, _ in unanswered)
+        if not found:
+            return "I found nothing in memory that matches that."
+        words = sorted({w for _, _, missing in unanswered for w in missing})
+        about = f" mentions {' or '.join(repr(w) for w in words[:4])}" if words else " answers the question"
+        noun = "memory" if found == 1 else "memories"
+        return f"Memory search returned {found} {noun}, but none{about}, so I have no answer from memory."
+
+    @staticmethod
     def _answer_without_tools(system_prompt: str) -> str:
-        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in _quoted_memories(system_prompt)]
+        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in read_quoted_entries(system_prompt)]
         if recalled:
             return "No tools are available; recalled memories: " + " ".join(recalled)
         return "No tools are available and nothing was recalled, so there is nothing to go on."

@@ -1,7 +1,9 @@
 """The SQLite file behind ``HybridMemory(path=...)``: memories that survive a kernel restart.
 
 One table holds the memories (a sequence number, the text, the metadata as
-JSON and the embedding as float32 bytes, so reopening never re-embeds); a
+JSON, the embedding as float32 bytes, so reopening never re-embeds, and the
+links of lesson 10: which memory superseded this one, when, and which one this
+one superseded); a
 ``meta`` table records which embedder wrote the vectors, and
 ``PRAGMA user_version`` the schema version. The file is opened in WAL mode
 with ``synchronous=FULL``: a store is on disk before it returns, and a crash
@@ -19,7 +21,11 @@ unrelated tables, not SQLite at all) is refused with ``MemoryFileError``
 before a single byte of it is changed. So are a path that is not a file path,
 a damaged file (found at open or on any later read), and a file or folder this
 process may not write: the message says which, and what to do. A read-only
-file can still be searched; storing into it fails and changes nothing. This module knows nothing about BM25
+file can still be searched; storing into it fails and changes nothing. The one
+exception to "refused unchanged" is a file of schema version 1 (written before
+memories could be superseded): it is upgraded in place, in one transaction, by
+adding the three empty link columns — nothing in it is rewritten, and an older
+aria_kit then refuses it with a clear message. This module knows nothing about BM25
 or ranking; ``hybrid_memory.py`` rebuilds those from the rows.
 """
 
@@ -36,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FORMAT = "aria_kit memory"
 BUSY_TIMEOUT_S = 30.0
 
@@ -44,8 +50,17 @@ _SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # seq n is the memory mem_000n; AUTOINCREMENT never hands out a number twice, even after deletes.
     "CREATE TABLE memories (seq INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT NOT NULL,"
-    " metadata TEXT NOT NULL, embedding BLOB NOT NULL)",
+    " metadata TEXT NOT NULL, embedding BLOB NOT NULL,"
+    " superseded_by INTEGER, superseded_at TEXT, supersedes INTEGER)",
 )
+# Version 1 -> 2 only adds the links of lesson 10, empty: every version-1 memory is current.
+_MIGRATE_FROM_V1 = (
+    "ALTER TABLE memories ADD COLUMN superseded_by INTEGER",
+    "ALTER TABLE memories ADD COLUMN superseded_at TEXT",
+    "ALTER TABLE memories ADD COLUMN supersedes INTEGER",
+    "INSERT INTO meta VALUES ('supersedes', '0')",
+)
+_COLUMNS = "seq, text, metadata, embedding, superseded_by, superseded_at, supersedes"
 
 
 class MemoryFileError(ValueError):
@@ -60,6 +75,9 @@ class StoredMemory:
     text: str
     metadata: dict[str, Any]
     vector: np.ndarray
+    superseded_by: int | None = None
+    superseded_at: str | None = None
+    supersedes: int | None = None
 
 
 class MemoryFile:
@@ -83,18 +101,24 @@ class MemoryFile:
         self._data_version: int | None = None
         try:
             with self._transaction("IMMEDIATE"):  # two processes creating the same new file: one wins
-                if self._refuse_if_unusable(self._conn) == "empty":
+                state = self._refuse_if_unusable(self._conn)
+                if state == "empty":
                     for statement in _SCHEMA:
                         self._conn.execute(statement)
-                    meta = {"format": FORMAT, "embedder": embedder_name, "dim": str(dim), "deletes": "0"}
+                    meta = {"format": FORMAT, "embedder": embedder_name, "dim": str(dim), "deletes": "0",
+                            "supersedes": "0"}
                     self._conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+                    self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                elif state == "version 1":
+                    for statement in _MIGRATE_FROM_V1:
+                        self._conn.execute(statement)
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             self._conn.close()
             raise
 
     def _refuse_if_unusable(self, conn: sqlite3.Connection) -> str:
-        """Return "empty" or "ours"; raise ``MemoryFileError`` for anything else."""
+        """Return "empty", "ours" or "version 1" (ours, to upgrade); raise ``MemoryFileError`` for anything else."""
         where = self.path
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -112,7 +136,7 @@ class MemoryFile:
             listed = ", ".join(sorted(tables)) or "none"
             raise MemoryFileError(f"{where} is an SQLite database but not an Aria Kit memory file "
                                   f"(its tables: {listed}). It was left untouched; pass a path to a new file.")
-        if version != SCHEMA_VERSION:
+        if version not in (1, SCHEMA_VERSION):
             raise MemoryFileError(f"{where} is a memory file of schema version {version}, but this aria_kit "
                                   f"reads version {SCHEMA_VERSION}. It was left untouched; open it with the "
                                   "aria_kit version that wrote it, or pass a path to a new file.")
@@ -121,7 +145,7 @@ class MemoryFile:
                                   f"({meta.get('dim')}-d), but this memory uses {self.embedder_name!r} "
                                   f"({self.dim}-d), and vectors from different embedders cannot be compared. "
                                   "Open it with the embedder that wrote it, or pass a path to a new file.")
-        return "ours"
+        return "ours" if version == SCHEMA_VERSION else "version 1"
 
     @contextmanager
     def _transaction(self, kind: str = "DEFERRED") -> Iterator[None]:
@@ -159,13 +183,47 @@ class MemoryFile:
             ]
 
     def delete(self, seq: int) -> tuple[bool, int]:
-        """Delete row ``seq``; return whether it existed and the delete counter *before* this delete."""
+        """Delete row ``seq``; return whether it existed and the delete counter *before* this delete.
+
+        A deleted version of a fact is cut out of its chain: its predecessor now
+        points to its successor, or, when it was the current version, becomes current again.
+        """
         with self._transaction("IMMEDIATE"):
             before = self._deletes()
+            links = self._conn.execute("SELECT superseded_by, supersedes FROM memories WHERE seq = ?", (seq,)).fetchone()
             existed = self._conn.execute("DELETE FROM memories WHERE seq = ?", (seq,)).rowcount == 1
             if existed:
+                successor, predecessor = links
+                self._conn.execute("UPDATE memories SET superseded_by = ?, superseded_at = CASE WHEN ? IS NULL "
+                                   "THEN NULL ELSE superseded_at END WHERE seq = ?", (successor, successor, predecessor))
+                self._conn.execute("UPDATE memories SET supersedes = ? WHERE seq = ?", (predecessor, successor))
                 self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'deletes'")
         return existed, before
+
+    def supersede(self, old_seq: int, item: tuple[str, dict[str, Any], np.ndarray], at: str) -> tuple[int, int]:
+        """Insert ``item`` as the successor of row ``old_seq``, in one transaction (lesson 10).
+
+        Returns the new seq and the change counter *before* this change. Raises
+        ``ValueError`` (and writes nothing) if ``old_seq`` is gone or already superseded.
+        """
+        with self._transaction("IMMEDIATE"):
+            before = self._deletes()
+            found = self._conn.execute("SELECT superseded_by FROM memories WHERE seq = ?", (old_seq,)).fetchone()
+            if found is None:
+                raise ValueError(f"there is no memory mem_{old_seq:04d} to supersede")
+            if found[0] is not None:
+                raise ValueError(f"mem_{old_seq:04d} was already superseded by mem_{found[0]:04d}; "
+                                 f"supersede mem_{found[0]:04d}, the current version, instead")
+            text, metadata, vector = item
+            new_seq = self._conn.execute(
+                "INSERT INTO memories (text, metadata, embedding, supersedes) VALUES (?, ?, ?, ?)",
+                (text, json.dumps(metadata, ensure_ascii=False), np.asarray(vector, dtype="<f4").tobytes(), old_seq),
+            ).lastrowid
+            self._conn.execute("UPDATE memories SET superseded_by = ?, superseded_at = ? WHERE seq = ?",
+                               (new_seq, at, old_seq))
+            # Rewriting an old row, like deleting one, is what tells other readers to reload.
+            self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'supersedes'")
+        return new_seq, before
 
     def read_changes(self, after_seq: int, deletes_seen: int | None) -> tuple[bool, list[StoredMemory], int]:
         """Rows newer than ``after_seq``, or all rows if anything was deleted since ``deletes_seen``.
@@ -177,16 +235,20 @@ class MemoryFile:
             deletes = self._deletes()
             reload = deletes != deletes_seen
             cursor = self._conn.execute(
-                "SELECT seq, text, metadata, embedding FROM memories WHERE seq > ? ORDER BY seq",
+                f"SELECT {_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq",
                 (0 if reload else after_seq,),
             )
             rows = [self._row(*values) for values in cursor]
         return reload, rows, deletes
 
     def _deletes(self) -> int:
-        return int(self._conn.execute("SELECT value FROM meta WHERE key = 'deletes'").fetchone()[0])
+        # Changes to rows already stored (deletes and supersedes): what makes a reader reload everything.
+        # Each counter is read as written (a digit string): SQL's CAST would turn a damaged 'many' into 0.
+        counters = dict(self._conn.execute("SELECT key, value FROM meta WHERE key IN ('deletes', 'supersedes')"))
+        return int(counters.get("deletes")) + int(counters.get("supersedes"))  # a missing one: TypeError, refused
 
-    def _row(self, seq: int, text: Any, metadata: Any, blob: Any) -> StoredMemory:
+    def _row(self, seq: int, text: Any, metadata: Any, blob: Any, superseded_by: int | None = None,
+             superseded_at: str | None = None, supersedes: int | None = None) -> StoredMemory:
         if not isinstance(blob, bytes) or len(blob) != 4 * self.dim:
             found = f"{len(blob)} bytes" if isinstance(blob, bytes) else f"a value of type {type(blob).__name__}"
             raise MemoryFileError(f"{self.path}: memory {seq} has {found} as its embedding where "
@@ -199,7 +261,12 @@ class MemoryFile:
             what = "text" if not isinstance(text, str) else "metadata"
             raise MemoryFileError(f"{self.path}: the {what} of memory {seq} is not what HybridMemory writes; the file "
                                   "is damaged. It was left untouched. Restore a backup, or pass a path to a new file.")
-        return StoredMemory(seq, text, decoded, np.frombuffer(blob, dtype="<f4"))
+        links_ok = (all(v is None or (isinstance(v, int) and v > 0) for v in (superseded_by, supersedes))
+                    and (superseded_at is None or isinstance(superseded_at, str)))
+        if not links_ok:
+            raise MemoryFileError(f"{self.path}: the supersede links of memory {seq} are not what HybridMemory "
+                                  "writes; the file is damaged. It was left untouched. Restore a backup.")
+        return StoredMemory(seq, text, decoded, np.frombuffer(blob, dtype="<f4"), superseded_by, superseded_at, supersedes)
 
     def close(self) -> None:
         """Close the connection (the last one to close also folds the WAL back into the file)."""

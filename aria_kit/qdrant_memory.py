@@ -31,8 +31,15 @@ Differences from ``HybridMemory``: it fuses by RRF (k = 60) and keeps every quer
 like ``HybridMemory(fusion=RRF(60), stopwords=())``, not ``HybridMemory()``'s default
 (convex fusion of scores, query stop words dropped); fusion sees each retriever's top
 ``candidates``, not full rankings (the same while the memory holds fewer);
-BM25 uses ``AVGDL``; equal scores come out of the engine in its own order. Not
-here: payload filters, sharding, snapshots, quantisation.
+BM25 uses ``AVGDL``; equal scores come out of the engine in its own order.
+
+Superseding (lesson 10) lives in the payload: the old point gets
+``superseded_by`` and ``superseded_at``, the new one ``supersedes``, and
+default search filters on "``superseded_by`` is empty", so collections written
+before superseding existed need no migration. Qdrant has no transactions: the
+new point is written before the old one is marked, so a crash in between
+leaves two current versions (the new one already pointing back), never a lost
+one. Not here: sharding, snapshots, quantisation.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from typing import Any
 
 from aria_kit.bm25 import B, K1, tokenize
 from aria_kit.embeddings import default_embedder
-from aria_kit.memory_rules import check_batch, check_text, seq_of
+from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, seq_of
 from aria_kit.memory_rules import make_memory_id
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 
@@ -64,6 +71,7 @@ RRF_K = 61  # Qdrant's k on positions from 0 = the kit's k = 60 on ranks from 1
 LEDGER = 0
 BATCH = 256  # points per request: far below a server's 32 MB request limit
 _NOT_LEDGER = models.Filter(must_not=[models.HasIdCondition(has_id=[LEDGER])])
+_CURRENT = models.Filter(must=[models.IsEmptyCondition(is_empty=models.PayloadField(key="superseded_by"))])
 
 
 def term_index(token: str) -> int:
@@ -211,16 +219,45 @@ class QdrantMemory(MemoryBackend):
         return [numbers[i] for i in range(len(vectors))]
 
     def delete(self, memory_id: str) -> bool:
-        """Forget one memory; return whether it existed. Its id is never handed out again."""
-        if self.get(memory_id) is None:
+        """Forget one memory; return whether it existed. Its id is never handed out again.
+
+        A deleted version of a fact is cut out of its chain, as in ``HybridMemory``.
+        """
+        gone = self.get(memory_id)
+        if gone is None:
             return False
         self.client.delete(self.collection, models.PointIdsList(points=[seq_of(memory_id)]))
+        if gone.supersedes is not None:
+            links = {"superseded_by": gone.superseded_by} if gone.superseded_by else {"superseded_by": None,
+                                                                                      "superseded_at": None}
+            self.client.set_payload(self.collection, links, points=[seq_of(gone.supersedes)])
+        if gone.superseded_by is not None:
+            self.client.set_payload(self.collection, {"supersedes": gone.supersedes}, points=[seq_of(gone.superseded_by)])
         return True
+
+    def supersede(self, old_id: str, text: str, metadata: Metadata | None = None, *, at: str | None = None) -> str:
+        """Store ``text`` as the memory that replaces ``old_id`` and return its id; the old one stays as history."""
+        old = self.get(old_id)
+        if old is None:
+            raise ValueError(f"there is no memory {old_id!r} to supersede; search memory for the current id")
+        if old.superseded_by is not None:
+            raise ValueError(f"{old_id} was already superseded by {old.superseded_by}; "
+                             f"supersede {old.superseded_by}, the current version, instead")
+        text, at = check_text(text), check_moment(at)
+        metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
+        vector = {DENSE: self.embedder.embed([text])[0].tolist(), SPARSE: document_vector(tokenize(text))}
+        (number,) = self._claim([vector], [{"text": text, "metadata": metadata, "supersedes": old_id}])
+        self.client.set_payload(self.collection, {"superseded_by": make_memory_id(number), "superseded_at": at},
+                                points=[seq_of(old_id)])
+        return make_memory_id(number)
 
     # ------------------------------------------------------------ reading
 
-    def search(self, query: str, top_k: int = 3) -> list[Hit]:
-        """Return up to ``top_k`` hits, best fused score first, each with its cosine, BM25 and ranks."""
+    def search(self, query: str, top_k: int = 3, *, include_history: bool = False) -> list[Hit]:
+        """Return up to ``top_k`` hits, best fused score first, each with its cosine, BM25 and ranks.
+
+        Only current memories unless ``include_history=True``, which ranks superseded ones too.
+        """
         query = check_text(query, "query")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a whole number >= 1, got {top_k!r}")
@@ -228,10 +265,12 @@ class QdrantMemory(MemoryBackend):
         sparse = query_vector(tokenize(query))
         retrievers = [(DENSE, self.embedder.embed([query])[0].tolist())]
         retrievers += [(SPARSE, sparse)] if sparse.indices else []  # no words, no keyword ranking
-        prefetch = [models.Prefetch(query=q, using=name, limit=limit) for name, q in retrievers]
+        only_current = None if include_history else _CURRENT
+        prefetch = [models.Prefetch(query=q, using=name, limit=limit, filter=only_current) for name, q in retrievers]
         fused = models.QueryRequest(prefetch=prefetch, query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), limit=top_k,
                                     with_payload=True)
-        lists = [models.QueryRequest(query=q, using=name, limit=limit, with_payload=False) for name, q in retrievers]
+        lists = [models.QueryRequest(query=q, using=name, limit=limit, filter=only_current, with_payload=False)
+                 for name, q in retrievers]
         best, *candidate_lists = self.client.query_batch_points(self.collection, [fused, *lists])
         scores, ranks = [{}, {}], [{}, {}]  # per retriever: point id -> score, point id -> rank
         for (name, q), listed, score, rank in zip(retrievers, candidate_lists, scores, ranks):
@@ -243,7 +282,8 @@ class QdrantMemory(MemoryBackend):
                 found = self.client.query_points(self.collection, q, using=name, query_filter=only, limit=len(missing))
                 score.update((p.id, p.score) for p in found.points)
         hits = [Hit(p.payload["memory_id"], p.payload["text"], p.payload["metadata"], p.score, scores[0].get(p.id, 0.0),
-                    scores[1].get(p.id, 0.0), ranks[0].get(p.id), ranks[1].get(p.id)) for p in best.points]
+                    scores[1].get(p.id, 0.0), ranks[0].get(p.id), ranks[1].get(p.id), p.payload.get("superseded_by"),
+                    p.payload.get("supersedes")) for p in best.points]
         # the engine leaves equal scores in no particular order; break ties as HybridMemory does
         return sorted(hits, key=lambda h: (-h.score, h.vector_rank or limit + 1, seq_of(h.id)))
 
@@ -271,4 +311,5 @@ class QdrantMemory(MemoryBackend):
 
 def _record(payload: dict[str, Any] | None) -> MemoryRecord:
     payload = payload or {}
-    return MemoryRecord(payload["memory_id"], payload["text"], dict(payload["metadata"]))
+    return MemoryRecord(payload["memory_id"], payload["text"], dict(payload["metadata"]), payload.get("superseded_by"),
+                        payload.get("superseded_at"), payload.get("supersedes"))

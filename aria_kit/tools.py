@@ -1,4 +1,4 @@
-"""The agent's tools: memory store and search, and a simulated web search (lesson 06).
+"""The agent's tools: memory store and search, and a simulated web search (lesson 06); memory update (lesson 10).
 
 Each tool is a small ``Tool`` subclass: a name, a description for the model,
 and a ``run`` method whose signature and docstring become the JSON schema the
@@ -91,6 +91,34 @@ class MemorySearchTool(Tool):
             for h in hits
         ]
         return "\n".join(lines)
+
+
+class MemoryUpdateTool(Tool):
+    """Lesson 10: the model names the out-of-date memory and writes the fact as it is now; nothing is lost."""
+
+    name = "memory_update"
+    description = (
+        "Replace a stored fact that is no longer true with the fact as it is now. The old memory is kept as "
+        "history, linked to the new one, and searches return only the new one. Search memory first for the id."
+    )
+
+    def __init__(self, memory: MemoryBackend) -> None:
+        self.memory = memory
+
+    def run(self, memory_id: str, new_text: str) -> str:
+        """Supersede a memory.
+
+        memory_id: The id of the memory that is out of date, e.g. mem_0001.
+        new_text: The fact as it is now, as a self-contained sentence.
+        """
+        if len(new_text) > MAX_MEMORY_TEXT:
+            return f"Error: the text is {len(new_text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
+        try:
+            new_id = self.memory.supersede(memory_id, new_text)
+        except (ValueError, NotImplementedError) as exc:
+            return f"Error: {exc}"
+        old = self.memory.get(memory_id)
+        return f"Updated {memory_id} → {new_id}. Now: {new_text!r}; before: {old.text!r} (kept as history)."
 
 
 class WebSearchTool(Tool):

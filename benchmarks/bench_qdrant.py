@@ -1,7 +1,8 @@
 """Benchmark: search latency of HybridMemory and of QdrantMemory embedded (local mode), same memories.
 
-    python benchmarks/bench_qdrant.py            # 1,000 and 10,000 memories (about two minutes)
-    python benchmarks/bench_qdrant.py --quick    # 200 memories, for a smoke test
+    python benchmarks/bench_qdrant.py            # 1,000 memories: the default, well under a minute
+    python benchmarks/bench_qdrant.py --full     # 1,000 and 10,000 memories (about two minutes)
+    python benchmarks/bench_qdrant.py --quick    # 200 memories, a smoke test for the test suite
 
 Both memories get the same synthetic texts as ``bench_memory.py`` (seeded
 templates, nothing downloaded) and the same embedder, built with one
@@ -41,7 +42,7 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a clone without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_memory import QUERIES, synthetic_memories  # noqa: E402
+from bench_memory import QUERIES, machine, synthetic_memories  # noqa: E402
 from qdrant_client import models  # noqa: E402
 
 from aria_kit.bm25 import tokenize  # noqa: E402
@@ -142,9 +143,17 @@ def table(rows: list[Row]) -> str:
 def main(argv: list[str] | None = None) -> list[Row]:
     """Parse arguments, run the benchmark, print the table and the top-3 agreement, and return the rows."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="200 memories, few searches: a smoke test")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="200 memories, few searches: a smoke test")
+    mode.add_argument("--full", action="store_true", help="1,000 and 10,000 memories (about two minutes)")
     args = parser.parse_args(argv)
-    sizes, searches, slow_searches = ([200], 12, 4) if args.quick else ([1_000, 10_000], 200, 20)
+    if args.quick:
+        sizes, searches, slow_searches = [200], 12, 4
+    elif args.full:
+        sizes, searches, slow_searches = [1_000, 10_000], 200, 20
+    else:
+        sizes, searches, slow_searches = [1_000], 100, 10
+    print(machine())
     started = time.perf_counter()
     rows, agreements = run(sizes, searches, slow_searches)
     print(table(rows))

@@ -13,8 +13,8 @@ version) and then assert on what went over the wire::
         ...
         assert server.requests[0].body["model"] == "gpt-4o-mini"
 
-or, in pytest, take the ``fake_openai`` fixture (import it into the test
-module, or list this module in ``pytest_plugins``). Each reply can set a status,
+or, in pytest, take the ``fake_openai`` fixture (``tests/conftest.py`` shares it
+with every test module) and build a provider on it with ``provider_for``. Each reply can set a status,
 a JSON body or raw bytes, headers (e.g. ``Retry-After``) and a delay before
 answering. The queue is strict: a request with no reply left gets a 418 error
 that names the problem, and the fixture fails the test if replies were left
@@ -232,3 +232,14 @@ def fake_openai() -> Iterator[FakeOpenAIServer]:
         yield server
     assert not server.unanswered, f"requests arrived with no scripted reply: {[r.path for r in server.unanswered]}"
     assert server.pending == 0, f"{server.pending} scripted replies were never requested"
+
+
+FAKE_KEY = "sk-test-SECRET1234567890abcdef"  # key-shaped, so a leak into any message or log is caught
+
+
+def provider_for(server: FakeOpenAIServer | str, *, max_retries: int = 0, timeout: float = 5.0, **options: Any):
+    """An ``OpenAIProvider`` talking to ``server`` (or a URL) with ``FAKE_KEY``; no retries unless asked."""
+    from aria_kit.openai_provider import OpenAIProvider
+
+    url = server.url if isinstance(server, FakeOpenAIServer) else server
+    return OpenAIProvider(api_key=FAKE_KEY, base_url=url, max_retries=max_retries, timeout=timeout, **options)

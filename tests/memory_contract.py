@@ -7,12 +7,15 @@ backend; pytest then runs every test below against it. The tests only use the
 same contract holds the in-process ``HybridMemory``, the SQLite-backed one and
 engines such as Qdrant to one standard. Backend-specific internals (exact
 scores, the size limit's value, rank tie-breaking) are tested elsewhere.
+Superseding (lesson 10) is part of the contract: a memory replaced by a newer
+one stays stored, linked both ways, and out of default search.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from datetime import datetime, timedelta, timezone
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -213,3 +216,85 @@ class MemoryBackendContract:
                 bad_call()
         assert len(demo) == len(DEMO_FACTS)
         assert demo.search("order 4821", top_k=1)[0].text.startswith("Order #4821")
+
+    # ------------------------------------------------------------ superseding (lesson 10)
+
+    RUST, GO = "Alice's favourite programming language is Rust.", "Alice's favourite programming language is Go."
+
+    def test_supersede_stores_a_new_memory_linked_both_ways_to_the_old_one(self, demo: MemoryBackend) -> None:
+        new_id = demo.supersede("mem_0001", self.GO, at="2026-03-01T09:00:00+00:00")
+        assert new_id == "mem_0008" and len(demo) == len(DEMO_FACTS) + 1
+        old, new = demo.get("mem_0001"), demo.get(new_id)
+        assert (old.text, old.superseded_by, old.superseded_at, old.supersedes) == (
+            self.RUST, new_id, "2026-03-01T09:00:00+00:00", None)
+        assert (new.text, new.superseded_by, new.superseded_at, new.supersedes) == (self.GO, None, None, "mem_0001")
+        assert not old.is_current and new.is_current
+        listed = {r.id: r for r in demo.list_all()}
+        assert listed["mem_0001"] == old and listed[new_id] == new
+        assert [r.id for r in demo.list_all()] == [f"mem_{i:04d}" for i in range(1, 9)]
+
+    def test_default_search_returns_only_current_memories(self, demo: MemoryBackend) -> None:
+        new_id = demo.supersede("mem_0001", self.GO)
+        hits = demo.search("Alice's favourite programming language", top_k=8)
+        assert "mem_0001" not in [h.id for h in hits] and len(hits) == len(DEMO_FACTS)
+        assert hits[0].id == new_id and hits[0].supersedes == "mem_0001" and hits[0].superseded_by is None
+
+    def test_history_is_searched_on_request_and_marked(self, demo: MemoryBackend) -> None:
+        new_id = demo.supersede("mem_0001", self.GO)
+        hits = {h.id: h for h in demo.search("Alice's favourite programming language", top_k=8, include_history=True)}
+        assert len(hits) == len(DEMO_FACTS) + 1
+        assert hits["mem_0001"].superseded_by == new_id and hits[new_id].superseded_by is None
+
+    def test_the_new_version_keeps_the_old_metadata_unless_given(self, demo: MemoryBackend) -> None:
+        kept = demo.supersede("mem_0001", self.GO)
+        given = demo.supersede("mem_0005", "The project deadline for VelocityDB v1.0 is April 15.", {"category": "date"})
+        assert demo.get(kept).metadata == {"category": "user_pref"}
+        assert demo.get(given).metadata == {"category": "date"}
+
+    def test_superseded_at_defaults_to_now_in_utc(self, demo: MemoryBackend) -> None:
+        demo.supersede("mem_0001", self.GO)
+        stamped = datetime.fromisoformat(demo.get("mem_0001").superseded_at)
+        assert stamped.utcoffset() == timedelta(0)
+        assert abs(datetime.now(timezone.utc) - stamped) < timedelta(minutes=5)
+
+    @pytest.mark.parametrize("old_id", ["mem_0099", "not an id", "mem_0001"], ids=["unknown", "malformed", "superseded"])
+    def test_superseding_what_is_not_a_current_memory_is_rejected_and_changes_nothing(
+            self, demo: MemoryBackend, old_id: str) -> None:
+        demo.supersede("mem_0001", self.GO)
+        before = demo.list_all()
+        with pytest.raises(ValueError, match="mem_0008, the current version" if old_id == "mem_0001" else "no memory"):
+            demo.supersede(old_id, "Alice's favourite programming language is Zig.")
+        assert demo.list_all() == before
+
+    @pytest.mark.parametrize(("text", "at"), [("  ", None), (42, None), ("fine text", "last Tuesday"), ("fine", 7)],
+                             ids=["blank", "not str", "at not ISO", "at not str"])
+    def test_bad_input_to_supersede_is_rejected_and_changes_nothing(self, demo: MemoryBackend, text: Any,
+                                                                    at: Any) -> None:
+        before = demo.list_all()
+        with pytest.raises(ValueError):
+            demo.supersede("mem_0001", text, at=at)
+        assert demo.list_all() == before
+
+    def test_history_lists_every_version_oldest_first_from_any_of_them(self, demo: MemoryBackend) -> None:
+        go = demo.supersede("mem_0001", self.GO, at="2026-03-01")
+        zig = demo.supersede(go, "Alice's favourite programming language is Zig.", at="2026-06-01")
+        for member in ("mem_0001", go, zig):
+            assert [r.id for r in demo.history(member)] == ["mem_0001", go, zig]
+        assert [r.superseded_at for r in demo.history(zig)] == ["2026-03-01", "2026-06-01", None]
+        assert demo.history("mem_0002") == [demo.get("mem_0002")] and demo.history("mem_0099") == []
+
+    def test_deleting_the_current_version_makes_the_previous_one_current_again(self, demo: MemoryBackend) -> None:
+        go = demo.supersede("mem_0001", self.GO)
+        assert demo.delete(go)
+        restored = demo.get("mem_0001")
+        assert (restored.superseded_by, restored.superseded_at) == (None, None)
+        assert demo.search("Alice's favourite programming language", top_k=1)[0].id == "mem_0001"
+
+    def test_deleting_a_middle_version_splices_the_chain(self, demo: MemoryBackend) -> None:
+        go = demo.supersede("mem_0001", self.GO, at="2026-03-01")
+        zig = demo.supersede(go, "Alice's favourite programming language is Zig.", at="2026-06-01")
+        assert demo.delete(go)
+        assert [(r.id, r.superseded_by, r.supersedes) for r in demo.history(zig)] == [
+            ("mem_0001", zig, None), (zig, None, "mem_0001")]
+        assert demo.get("mem_0001").superseded_at == "2026-03-01"
+        assert demo.delete("mem_0001") and demo.get(zig).supersedes is None

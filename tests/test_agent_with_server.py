@@ -12,7 +12,7 @@ from aria_kit.agent import AutonomousAgent
 from aria_kit.persona import ARIA
 from aria_kit.openai_provider import OpenAIProvider, ProviderError
 from aria_kit.tools import default_tools
-from fake_openai_server import Reply, chat_reply, error_reply, fake_openai, tool_call  # noqa: F401
+from fake_openai_server import Reply, chat_reply, error_reply, tool_call
 from toy_memory import ToyMemory
 
 FAKE_KEY = "sk-test-SECRET1234567890abcdefAGENT"

@@ -17,23 +17,27 @@ from aria_kit.bm25 import BM25Index  # noqa: E402
 from aria_kit.charts import (  # noqa: E402
     COLUMNS,
     idf_curves,
-    plot_evaluation,
+    memory_colours,
+    plot_recall_curves,
+    plot_wins_losses,
     plot_idf,
     plot_rank_shift,
     plot_score_components,
     plot_similarity,
     rank_table,
     score_rows,
+    short_label,
+    shown_rows,
 )
 from aria_kit.demo_data import SHOWDOWN_QUERIES, seed_memory  # noqa: E402
-from aria_kit.evaluation import EVAL_QUERIES, build_eval_memory, evaluate, rankings  # noqa: E402
-from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
+from aria_kit.evaluation import build_eval_memory, rankings  # noqa: E402
+from aria_kit.fusion import RRF, reciprocal_rank_fusion  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def demo():
-    memory = HybridMemory()
+    memory = HybridMemory(fusion=RRF(60), stopwords=())  # the seed's mode, as lesson 04 uses it
     seed_memory(memory)
     return memory
 
@@ -106,13 +110,17 @@ def test_idf_curves_match_bm25index_and_rank_bm25s_own_idf(n_docs):
 # ---------------------------------------------------------------- what the charts draw
 
 
+def _lines_by_memory(ax) -> dict:
+    return {line.get_gid(): line for line in ax.get_lines() if line.get_gid()}
+
+
 def test_rank_shift_draws_one_line_per_memory_through_its_vector_fused_and_keyword_ranks(demo):
     query = SHOWDOWN_QUERIES[2]
     fig = plot_rank_shift(demo, query, top_n=len(demo))
     ax = fig.axes[0]
     rows = {row.id: row for row in rank_table(demo, query)}
-    no_match = len(demo) + 1  # every memory is drawn at its exact rank, so "no match" follows the last one
-    drawn = {line.get_label().split()[0]: list(line.get_ydata()) for line in ax.get_lines()}
+    no_match = len(demo) + 1  # the deepest rank shown is the last memory's, so "no match" follows it
+    drawn = {memory_id: list(line.get_ydata()) for memory_id, line in _lines_by_memory(ax).items()}
     assert set(drawn) == set(rows)
     for memory_id, ys in drawn.items():
         row = rows[memory_id]
@@ -125,18 +133,47 @@ def test_rank_shift_draws_one_line_per_memory_through_its_vector_fused_and_keywo
     assert [t.get_text() for t in ax.get_yticklabels()] == [str(r) for r in range(1, len(demo) + 1)] + ["no match"]
 
 
-def test_rank_shift_keeps_a_large_memory_readable_and_highlights_the_answer(eval_memory):
+def test_rank_shift_names_memories_by_their_first_words_not_only_their_ids(demo):
+    fig = plot_rank_shift(demo, SHOWDOWN_QUERIES[0], top_n=3)
+    texts = {record.id: record.text for record in demo.list_all()}
+    for memory_id, line in _lines_by_memory(fig.axes[0]).items():
+        assert line.get_label().startswith(short_label(texts[memory_id]))
+    assert short_label("Alice drinks her coffee black and dislikes meetings") == "Alice drinks her coffee black …"
+    assert short_label("Jepsen") == "Jepsen"
+
+
+def test_rank_shift_shows_every_rank_as_it_is_with_no_bucket_for_deep_ones(eval_memory):
     query = "What does she drink in the morning?"
     fig = plot_rank_shift(eval_memory, query, top_n=3, highlight=["mem_0015"])
-    rows = rank_table(eval_memory, query)
-    expected = {r.id for r in rows if min(r.vector, r.fused, r.keyword or 99) <= 3} | {"mem_0015"}
-    lines = {line.get_label().split()[0]: line for line in fig.axes[0].get_lines()}
-    assert set(lines) == expected
+    ax = fig.axes[0]
+    rows = shown_rows(eval_memory, query, None, 3, ["mem_0015"])
+    expected = {r.id for r in rank_table(eval_memory, query) if min(r.vector, r.fused, r.keyword or 99) <= 3}
+    lines = _lines_by_memory(ax)
+    assert set(lines) == expected | {"mem_0015"} == {r.id for r in rows}
     answer = lines["mem_0015"]
     assert "answer" in answer.get_label() and answer.get_linewidth() > max(
         line.get_linewidth() for key, line in lines.items() if key != "mem_0015")
-    assert answer.get_ydata()[1] == 7  # fused rank 16 is beyond 2·top_n: drawn on the "> 6" row
-    assert [t.get_text() for t in fig.axes[0].get_yticklabels()][-2:] == ["> 6", "no match"]
+    fused_rank = next(r.fused for r in rows if r.id == "mem_0015")
+    assert fused_rank > 10 and answer.get_ydata()[1] == fused_rank  # drawn where it really is
+    deepest = max(max(r.vector, r.fused, r.keyword or 0) for r in rows)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[-1] == "no match" and str(deepest) in labels and not any(">" in label for label in labels)
+    # every marker not on the "no match" row carries its rank as text
+    annotated = sorted(int(t.get_text()) for t in ax.texts)
+    placed = sorted(y for r in rows for y in (r.vector, r.fused, r.keyword) if y is not None)
+    assert annotated == placed
+
+
+def test_memory_colours_give_each_memory_one_colour_across_charts(eval_memory):
+    queries = ["5190", "What does she drink in the morning?"]
+    ids = [row.id for q in queries for row in shown_rows(eval_memory, q, None, 3)]
+    colours = memory_colours(ids)
+    assert len(set(colours.values())) == len(colours) == len(set(ids))  # distinct while there are few
+    for query in queries:
+        fig = plot_rank_shift(eval_memory, query, top_n=3, colours=colours)
+        for memory_id, line in _lines_by_memory(fig.axes[0]).items():
+            assert matplotlib.colors.to_rgba(line.get_color()) == colours[memory_id]
+    assert len(set(memory_colours([f"m{i}" for i in range(25)]).values())) == 25
 
 
 def test_score_components_draw_cosine_bm25_and_fused_for_the_same_hits(demo):
@@ -152,20 +189,39 @@ def test_score_components_draw_cosine_bm25_and_fused_for_the_same_hits(demo):
     assert fig.axes[0].get_ylabel() and query in fig._suptitle.get_text()
 
 
-def test_evaluation_chart_places_each_ranking_at_the_rank_of_the_first_relevant_memory(eval_memory):
-    results = evaluate(eval_memory)
-    fig = plot_evaluation(results)
-    ax = fig.axes[0]
-    worst = max(r.rank(name) or 0 for r in results for name in ("vector", "keyword", "fused"))
-    by_label = {collection.get_label(): collection.get_offsets() for collection in ax.collections}
-    for name, label in (("vector", "vector (cosine)"), ("keyword", "keyword (BM25)"), ("fused", "fused (RRF)")):
-        xs = by_label[label][:, 0]
-        assert list(xs) == [r.rank(name) or worst + 2 for r in results]
-        assert np.allclose(np.round(by_label[label][:, 1]), range(len(results)))
-    assert len(ax.get_yticklabels()) == len(EVAL_QUERIES)
-    assert ax.get_xticklabels()[-1].get_text() == "not found"  # some query has no keyword match
-    assert fig.legends and ax.get_title()
-    _labelled(ax)
+def test_recall_curves_draw_one_line_per_method_and_panel_per_data_set():
+    curves = {"set A": {"vector": [0.1, 0.2, 0.3], "keyword": [0.2, 0.25, 0.3], "rrf(k=60)": [0.15, 0.3, 0.35]},
+              "set B": {"vector": [0.5, 0.6, 0.7], "keyword": [0.4, 0.5, 0.6], "rrf(k=60)": [0.5, 0.65, 0.7]}}
+    fig = plot_recall_curves(curves)
+    assert len(fig.axes) == 2
+    for ax, (name, methods) in zip(fig.axes, curves.items()):
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        assert set(lines) == set(methods) and ax.get_title() == name
+        for method, recall in methods.items():
+            assert list(lines[method].get_xdata()) == [1, 2, 3]
+            assert list(lines[method].get_ydata()) == recall
+        _labelled(ax)
+    assert matplotlib.colors.to_hex(lines["vector"].get_color()) == matplotlib.colors.to_hex("tab:blue")
+    assert fig.axes[0].get_legend() is not None and fig._suptitle.get_text()
+
+
+def test_wins_losses_draw_wins_right_losses_left_and_the_interval_around_the_difference():
+    comparisons = [("fused vs vector", {"wins": 12, "losses": 5, "ties": 40, "difference": 0.03, "low": -0.01,
+                                        "high": 0.07}),
+                   ("fused vs keyword", {"wins": 3, "losses": 9, "ties": 45, "difference": -0.04, "low": -0.08,
+                                         "high": -0.01})]
+    fig = plot_wins_losses(comparisons, "recall@5")
+    left, right = fig.axes
+    widths = [patch.get_width() for patch in left.patches]
+    assert widths == [12, 3, -5, -9]  # wins first, then losses drawn to the left
+    assert [t.get_text() for t in left.get_yticklabels()] == ["fused vs vector", "fused vs keyword"]
+    assert "40 tied" in [t.get_text() for t in left.texts]
+    dots = right.lines[0]
+    assert list(dots.get_xdata()) == pytest.approx([0.03, -0.04])
+    segments = right.collections[0].get_segments()  # the error bars: from low to high
+    assert [tuple(np.round(seg[:, 0], 6)) for seg in segments] == [(-0.01, 0.07), (-0.08, -0.01)]
+    _labelled(left)
+    assert right.get_xlabel() and "recall@5" in fig._suptitle.get_text()
 
 
 def test_idf_and_similarity_charts_plot_their_data_with_titles_and_labels():

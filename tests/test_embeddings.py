@@ -12,7 +12,8 @@ import openai
 import pytest
 
 from aria_kit import embeddings
-from aria_kit.embeddings import OpenAIEmbedder, WordLlamaEmbedder, default_embedder, normalize
+from aria_kit.embeddings import WordLlamaEmbedder, default_embedder, normalize
+from aria_kit.openai_embedder import OpenAIEmbedder
 
 DEMO_TEXTS = [
     "Alice's favourite programming language is Rust.",

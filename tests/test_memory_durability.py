@@ -23,7 +23,7 @@ import pytest
 from memory_contract import DEMO_FACTS, UNUSUAL_TEXTS
 
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.persistence import MemoryFileError
+from aria_kit.persistence import SCHEMA_VERSION, MemoryFileError
 
 REPO = Path(__file__).resolve().parents[1]
 KILLS = 30
@@ -172,7 +172,7 @@ def test_bad_input_is_rejected_unusual_input_is_stored_and_the_index_keeps_worki
 def other_schema_version(path: Path) -> None:
     HybridMemory(path=path).close()
     connection = sqlite3.connect(path)
-    connection.execute("PRAGMA user_version = 2")
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     connection.close()
 
 
@@ -186,7 +186,7 @@ def unrelated_sqlite_database(path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("make_file", "message"),
-    [(other_schema_version, "schema version 2"), (unrelated_sqlite_database, r"not an Aria Kit memory file \(its tables: customers\)")],
+    [(other_schema_version, f"schema version {SCHEMA_VERSION + 1}"), (unrelated_sqlite_database, r"not an Aria Kit memory file \(its tables: customers\)")],
     ids=["other schema version", "unrelated SQLite tables"],
 )
 def test_a_file_we_did_not_write_is_refused_and_left_byte_for_byte_unchanged(tmp_path: Path, make_file: Any,

@@ -53,14 +53,14 @@ def test_explicit_lookups_go_to_the_web_and_personal_ones_also_search_memory():
     assert plan("look up RAG") == [("web_search", {"query": "RAG"})]
     calls = plan("Explain LSM-trees, and whether they suit my database")
     assert calls == [("web_search", {"query": "LSM-trees"}),
-                     ("memory_search", {"query": "Explain LSM-trees, and whether they suit my database"})]
+                     ("memory_search", {"query": "Explain LSM-trees, and whether they suit my database", "top_k": 5})]
 
 
 def test_other_questions_search_memory_once_per_question_part():
-    assert plan("Where does Bob live?") == [("memory_search", {"query": "Where does Bob live"})]
+    assert plan("Where does Bob live?") == [("memory_search", {"query": "Where does Bob live", "top_k": 5})]
     assert plan("Where does Bob live, and what is his cat called?") == [
-        ("memory_search", {"query": "Where does Bob live"}),
-        ("memory_search", {"query": "what is his cat called"}),
+        ("memory_search", {"query": "Where does Bob live", "top_k": 5}),
+        ("memory_search", {"query": "what is his cat called", "top_k": 5}),
     ]
 
 
@@ -99,8 +99,28 @@ def test_calculator_result_appears_in_the_answer():
 
 
 def test_nothing_found_is_said_plainly():
-    agent, _ = make_agent()
+    agent = AutonomousAgent(ARIA, OfflineProvider(), ToyMemory(), default_tools(ToyMemory()))
     assert agent.chat("What colour is the submarine?") == "I found nothing in memory that matches that."
+
+
+def test_the_trace_and_the_answer_agree_when_hits_are_not_relevant_enough_to_quote():
+    memory = ToyMemory()
+    memory.store("The crew eats at noon.")  # shares only "the" with the question
+    agent = AutonomousAgent(ARIA, OfflineProvider(), memory, default_tools(memory))
+    answer = agent.chat("What colour is the hull?")
+    trace = [s.summary for s in agent.last_turn.steps if s.kind == "tool"]
+    assert "Found 1 memory" in trace[0]  # the search did return a memory…
+    # …and the answer says so, and why it is not quoted, instead of "nothing found"
+    assert answer == ("Memory search returned 1 memory, but none mentions 'colour' or 'hull', "
+                      "so I have no answer from memory.")
+
+
+def test_a_name_alone_does_not_make_a_memory_relevant():
+    agent, _ = make_agent()
+    memory = agent.memory
+    memory.store("Bob prefers green tea.")
+    answer = agent.chat("What is Bob's shoe size?")
+    assert "[mem_" not in answer and "'shoe' or 'size'" in answer
 
 
 def test_forbidden_phrases_from_the_system_prompt_are_never_said():

@@ -19,18 +19,14 @@ import time
 import traceback
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, Reply, chat_reply, error_reply, fake_openai  # noqa: F401
+from fake_openai_server import FAKE_KEY, Reply, chat_reply, error_reply, provider_for
 
 from aria_kit.openai_provider import OpenAIProvider, ProviderError, translate_error
 
-FAKE_KEY = "sk-test-SECRET1234567890abcdef"
 MESSAGES = [{"role": "user", "content": "What is VelocityDB?"}]
 
 
-@pytest.fixture(autouse=True)
-def no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_openai_environment")
 
 
 def fails_with(provider: OpenAIProvider, kind: str, caplog: pytest.LogCaptureFixture) -> ProviderError:
@@ -45,10 +41,6 @@ def fails_with(provider: OpenAIProvider, kind: str, caplog: pytest.LogCaptureFix
     assert not [text for text in shown if FAKE_KEY in text or "SECRET1234" in text]
     return error
 
-
-def provider_for(server: FakeOpenAIServer | str, *, max_retries: int = 0, timeout: float = 5.0) -> OpenAIProvider:
-    url = server.url if isinstance(server, FakeOpenAIServer) else server
-    return OpenAIProvider("gpt-4o-mini", api_key=FAKE_KEY, base_url=url, max_retries=max_retries, timeout=timeout)
 
 
 # ---------------------------------------------------------------- refused by the server: never retried

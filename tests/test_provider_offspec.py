@@ -17,22 +17,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
-from fake_openai_server import FakeOpenAIServer, Reply, chat_reply, error_reply, fake_openai, tool_call  # noqa: F401
+from fake_openai_server import FAKE_KEY, FakeOpenAIServer, Reply, chat_reply, error_reply, tool_call
 
 from aria_kit.agent import AutonomousAgent
-from aria_kit.embeddings import OpenAIEmbedder
+from aria_kit.openai_embedder import OpenAIEmbedder
 from aria_kit.openai_provider import OpenAIProvider, ProviderError, make_client
 from aria_kit.persona import ARIA
 from toy_memory import ToyMemory
 
-FAKE_KEY = "sk-test-SECRET1234567890abcdef"
 MESSAGES = [{"role": "user", "content": "Hello?"}]
 
 
-@pytest.fixture(autouse=True)
-def no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_openai_environment")
 
 
 def chain(error: BaseException) -> list[BaseException]:

@@ -11,12 +11,11 @@ import json
 
 import numpy as np
 import pytest
-from fake_openai_server import FakeOpenAIServer, chat_reply, embeddings_reply, fake_openai, tool_call  # noqa: F401
+from fake_openai_server import FAKE_KEY, FakeOpenAIServer, chat_reply, embeddings_reply, provider_for, tool_call
 
 from aria_kit.interfaces import AssistantMessage, Tool, ToolCall
 from aria_kit.openai_provider import OpenAIProvider, ProviderError, default_provider, make_client
 
-FAKE_KEY = "sk-test-SECRET1234567890abcdef"
 MESSAGES = [{"role": "system", "content": "You are Aria."}, {"role": "user", "content": "What is 6 * 7?"}]
 
 
@@ -29,15 +28,8 @@ class Calculator(Tool):
         return expression
 
 
-@pytest.fixture(autouse=True)
-def no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts with no OpenAI settings, whatever the machine running the suite has."""
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_openai_environment")
 
-
-def provider_for(server: FakeOpenAIServer, **options) -> OpenAIProvider:
-    return OpenAIProvider(api_key=FAKE_KEY, base_url=server.url, max_retries=0, **options)
 
 
 # ---------------------------------------------------------------- replies are normalised
@@ -240,11 +232,10 @@ def test_default_provider_uses_openai_with_key_and_sends_nothing(fake_openai: Fa
 
 
 def test_openai_embedder_sends_texts_and_returns_unit_rows(fake_openai: FakeOpenAIServer) -> None:
-    embeddings = pytest.importorskip("aria_kit.embeddings")
-    if not hasattr(embeddings, "OpenAIEmbedder"):
-        pytest.skip("aria_kit.embeddings has no OpenAIEmbedder yet")
+    from aria_kit.openai_embedder import OpenAIEmbedder
+
     fake_openai.reply(embeddings_reply([[3.0, 4.0], [0.0, 2.0]]))
-    embedder = embeddings.OpenAIEmbedder(client=make_client(api_key="sk-test", base_url=fake_openai.url))
+    embedder = OpenAIEmbedder(client=make_client(api_key="sk-test", base_url=fake_openai.url))
     vectors = embedder.embed(["Alice likes Rust.", "VelocityDB uses Raft."])
     np.testing.assert_allclose(vectors, [[0.6, 0.8], [0.0, 1.0]], rtol=1e-6)
     (request,) = fake_openai.requests

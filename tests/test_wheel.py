@@ -98,5 +98,5 @@ print("OK from", Path(aria_kit.__file__).parent)
     result = subprocess.run([str(fresh_python), "-c", script], cwd=tmp_path, capture_output=True, text=True,
                             timeout=300, env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "✓ Exercise 2.1" in result.stdout and "def cosine" in result.stdout
+    assert "✓ Exercise 02.2" in result.stdout and "def cosine" in result.stdout
     assert str(REPO) not in result.stdout.splitlines()[-1]

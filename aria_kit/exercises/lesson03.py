@@ -1,69 +1,234 @@
-"""Exercise checks for lesson 03 (BM25): the smoothed IDF, then one term's BM25 score.
+"""Exercise checks for lesson 03 (BM25): an inverted index that grows and shrinks, BM25 from it, and the stretch.
 
-``check_idf(idf)`` compares the learner's ``idf(n, N)`` with ``BM25Index.idf`` on
-corpora built so that a term occurs in exactly ``n`` of ``N`` documents — so
-rank_bm25's unsmoothed formula, negative for common terms, fails.
-``check_bm25_term(bm25_term)`` compares ``bm25_term(tf, doc_len, avg_len, idf)``
-with ``BM25Index.scores`` for every demo fact and every term in it, so a score
-without saturation or without length normalisation fails. ``BM25Index`` is the
-reference; tests/test_bm25.py checks it against rank_bm25 and bm25s.
+``check_inverted_index(InvertedIndex)`` feeds the learner's class the demo facts,
+removes two, adds more, and after every step compares its ``postings`` (term →
+{slot: tf}), ``lengths`` (slot → tokens, live documents only), ``slots`` and
+``df(term)`` with the definition recomputed from the live documents, and the
+smoothed IDF they give with ``BM25Index.idf`` after the same steps. Typical slips
+fail: a reused slot, a term left with an empty postings list, a set instead of
+counts, removing twice without ``KeyError``. ``check_bm25_scores(bm25_scores)``
+scores the checker's own index (so it does not depend on exercise 03.1) and
+compares with ``BM25Index.scores`` after adds and removes, so counting removed
+documents in N or in the average length fails. ``check_stemmer`` checks the
+stretch task. ``BM25Index`` is the reference; tests/test_bm25.py checks it against
+rank_bm25 and bm25s.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
 
 SOLUTION = "lesson03"
 
-
-def _idf_test(idf: Callable[[int, int], float]) -> None:
-    for n_docs in (2, 7, 10):
-        for n in range(1, n_docs + 1):
-            index = BM25Index()
-            for slot in range(n_docs):
-                index.add(["term"] if slot < n else ["other"])
-            expected = index.idf("term")
-            got = idf(n, n_docs)  # a stub raises NotImplementedError on the first call: "not done yet"
-            unsmoothed = math.log((n_docs - n + 0.5) / (n + 0.5))
-            assert abs(got - unsmoothed) > 1e-9 or abs(got - expected) < 1e-9, (
-                f"idf({n}, {n_docs}) is {got:.4f}: that is rank_bm25's unsmoothed formula, 0 for a term in half "
-                "the documents and negative above. Add 1 inside the logarithm so a common word never counts against "
-                "a document")
-            assert abs(got - expected) < 1e-9, f"idf({n}, {n_docs}) should be {expected:.4f}, got {got:.4f}"
+EXTRA_DOCS = ["Raft elects a leader and replicates the log", "Alice Alice Alice", ""]
 
 
-def _bm25_term_test(bm25_term: Callable[..., float]) -> None:
+def _steps() -> list[tuple[str, Any]]:
+    """The add/remove sequence both checks replay: the demo facts, two removals, three more documents."""
     from aria_kit.demo_data import DEMO_FACTS
 
-    docs = [tokenize(text) for text, _ in DEMO_FACTS]
-    index = BM25Index()
-    for doc in docs:
-        index.add(doc)
-    avg_len = sum(map(len, docs)) / len(docs)
-    bm25_term(1, 8, avg_len, 1.0)  # a stub raises NotImplementedError here: "not done yet"
-    saturated = bm25_term(100, 8, 8.0, 1.0)
-    assert saturated < 1.5 + 1 + 1e-9, (f"a term repeated 100 times scored {saturated:.2f}; with k1 = 1.5 a term's "
-                                        "score can never exceed idf·(k1 + 1): divide by tf + k1·(…)")
-    for slot, doc in enumerate(docs):
-        for term in sorted(set(doc)):
-            expected = index.scores([term])[slot]
-            got = bm25_term(doc.count(term), len(doc), avg_len, index.idf(term))
-            assert abs(got - expected) < 1e-9, (
-                f"for {term!r} in fact {slot + 1} (tf={doc.count(term)}, length {len(doc)}, average length "
-                f"{avg_len:.3f}) BM25Index scores {expected:.4f}, you got {got:.4f}")
-    short, long_ = bm25_term(1, 4, 8.0, 1.0), bm25_term(1, 16, 8.0, 1.0)
-    assert short > long_, "one occurrence in a short document should score more than in a long one (b = 0.75)"
+    steps: list[tuple[str, Any]] = [("add", tokenize(text)) for text, _ in DEMO_FACTS]
+    steps += [("remove", 2), ("remove", 5)] + [("add", tokenize(text)) for text in EXTRA_DOCS]
+    return steps
 
 
-def check_idf(idf: Callable[[int, int], float]) -> bool:
-    """Check ``idf(n, N)``: the smoothed (Lucene) IDF of a term in ``n`` of ``N`` documents."""
-    return check("Exercise 3.1 (smoothed IDF)", lambda: _idf_test(idf), SOLUTION)
+def _apply(index: BM25Index, action: str, arg: Any) -> None:
+    if action == "add":
+        index.add(list(arg))
+    else:
+        index.remove(arg)
 
 
-def check_bm25_term(bm25_term: Callable[..., float]) -> bool:
-    """Check ``bm25_term(tf, doc_len, avg_len, idf, k1=1.5, b=0.75)``: one query term's BM25 contribution."""
-    return check("Exercise 3.2 (one term's BM25 score)", lambda: _bm25_term_test(bm25_term), SOLUTION)
+def _definition(live: dict[int, list[str]]) -> tuple[dict[str, dict[int, int]], dict[int, int]]:
+    postings: dict[str, dict[int, int]] = {}
+    for slot, tokens in live.items():
+        for term, tf in Counter(tokens).items():
+            postings.setdefault(term, {})[slot] = tf
+    return postings, {slot: len(tokens) for slot, tokens in live.items()}
+
+
+def _same_state(index: Any, reference: BM25Index, live: dict[int, list[str]], step: str) -> None:
+    postings, lengths = _definition(live)
+    got = {term: dict(slots) for term, slots in dict(index.postings).items()}
+    empty = sorted(term for term, slots in got.items() if not slots)
+    assert not empty, (f"after {step}, postings still lists {empty[:3]} with no document: delete a term "
+                       "whose last document is removed")
+    if got != postings:
+        wrong = sorted(term for term in set(got) | set(postings) if got.get(term) != postings.get(term))
+        term = wrong[0]
+        raise AssertionError(f"after {step}, postings[{term!r}] should be {postings.get(term, 'absent')}, "
+                             f"got {got.get(term, 'absent')} (slot → how often the term occurs there)")
+    assert dict(index.lengths) == lengths, (
+        f"after {step}, lengths should be {lengths}, got {dict(index.lengths)}")
+    assert index.slots == reference.slots, (
+        f"after {step}, slots should be {reference.slots} (every slot ever handed out), got {index.slots}")
+    for term in sorted(postings) + ["nonexistent"]:
+        n = index.df(term)
+        assert n == len(postings.get(term, {})), (
+            f"after {step}, df({term!r}) should be {len(postings.get(term, {}))} documents, got {n}")
+        live_docs = len(lengths)
+        idf = math.log(1 + (live_docs - n + 0.5) / (n + 0.5))
+        assert abs(idf - reference.idf(term)) < 1e-12, f"after {step}, the idf of {term!r} differs from BM25Index's"
+
+
+def _inverted_index_test(cls: Callable[[], Any]) -> None:
+    index, reference = cls(), BM25Index()
+    live: dict[int, list[str]] = {}
+    for number, (action, arg) in enumerate(_steps(), 1):
+        if action == "add":
+            slot = index.add(list(arg))  # a stub raises NotImplementedError here
+            expected = reference.add(list(arg))
+            assert slot == expected, (f"add #{number} returned slot {slot}, expected {expected}: slots count up from 0 "
+                                      "and a removed slot is never handed out again")
+            live[expected] = list(arg)
+            step = f"adding {' '.join(arg)[:40]!r} as slot {slot}"
+        else:
+            index.remove(arg)
+            reference.remove(arg)
+            del live[arg]
+            step = f"removing slot {arg}"
+        _same_state(index, reference, live, step)
+    for slot in (2, 99):
+        try:
+            index.remove(slot)
+        except KeyError:
+            continue
+        raise AssertionError(f"remove({slot}) of a slot that holds no document should raise KeyError")
+    _same_state(index, reference, live, "refusing to remove slots 2 and 99")
+
+
+class _Index:
+    """The checker's own index with the attributes exercise 03.1 asks for (postings, lengths, slots)."""
+
+    def __init__(self) -> None:
+        self.postings: dict[str, dict[int, int]] = {}
+        self.lengths: dict[int, int] = {}
+        self.slots = 0
+
+    def apply(self, action: str, arg: Any) -> None:
+        if action == "add":
+            for term, tf in Counter(arg).items():
+                self.postings.setdefault(term, {})[self.slots] = tf
+            self.lengths[self.slots] = len(arg)
+            self.slots += 1
+        else:
+            for term in [t for t, slots in self.postings.items() if arg in slots]:
+                del self.postings[term][arg]
+                if not self.postings[term]:
+                    del self.postings[term]
+            del self.lengths[arg]
+
+
+def _bm25_scores_test(bm25_scores: Callable[..., list[float]]) -> None:
+    queries = [tokenize(q) for q in ("What consensus algorithm does VelocityDB use?", "order 4821", "Alice Alice",
+                                     "raft leader", "nothing matches this")]
+    index, reference = _Index(), BM25Index()
+    for number, (action, arg) in enumerate(_steps(), 1):
+        index.apply(action, arg)
+        _apply(reference, action, arg)
+        if number < 7:
+            continue  # the demo facts are not all in yet
+        for query in queries:
+            expected = reference.scores(query)
+            got = np.asarray(bm25_scores(index, query), dtype=np.float64)  # a stub raises NotImplementedError here
+            where = f"for the query {' '.join(query)!r} after step {number} of the add/remove sequence"
+            assert got.shape == expected.shape, (
+                f"{where}: expected one score per slot ever handed out ({len(expected)}), got {got.shape[0]}")
+            if not np.allclose(got, expected, rtol=1e-9, atol=1e-12):
+                slot = int(np.argmax(np.abs(got - expected)))
+                raise AssertionError(f"{where}: slot {slot} should score {expected[slot]:.4f}, got {got[slot]:.4f} "
+                                     "(N and the average length count only the documents still in the index)")
+    reference_flat = BM25Index(k1=0.5, b=0.0)
+    for action, arg in _steps():
+        _apply(reference_flat, action, arg)
+    got = np.asarray(bm25_scores(index, ["alice", "velocitydb"], k1=0.5, b=0.0), dtype=np.float64)
+    assert np.allclose(got, reference_flat.scores(["alice", "velocitydb"]), rtol=1e-9), (
+        "with k1=0.5 and b=0 your scores differ from BM25Index(k1=0.5, b=0): use the k1 and b you are given")
+
+
+def _stemmer_test(stem_tokenize: Callable[[str], list[str]]) -> None:
+    got = stem_tokenize("The data was stored; storage matters.")  # a stub raises NotImplementedError here
+    assert isinstance(got, list) and all(isinstance(t, str) for t in got), "return a list of str tokens"
+    families = [("stored", "storage", "stores", "store"), ("use", "uses", "used", "using"),
+                ("replicate", "replicates", "replicated")]
+    for family in families:
+        stems = {tuple(stem_tokenize(word)) for word in family}
+        assert len(stems) == 1, f"{', '.join(family)} should all become the same token, got {sorted(stems)}"
+    for word in ("4821", "v1", "rust", "raft", "vdb"):
+        got = stem_tokenize(word)
+        assert got == tokenize(word), f"{word!r} should stay {tokenize(word)}, got {got}"
+    for one, other in (("rust", "raft"), ("store", "start"), ("order", "old")):
+        assert stem_tokenize(one) != stem_tokenize(other), f"{one!r} and {other!r} became one token: too greedy"
+    assert len(stem_tokenize("Alice's favourite programming language is Rust.")) == 6, (
+        "stemming changes tokens, it should not add or drop any")
+
+
+def check_inverted_index(cls: Callable[[], Any]) -> bool:
+    """Check the class ``cls``: an index with ``add``, ``remove``, ``df`` and ``postings``, ``lengths``, ``slots``."""
+    return check("Exercise 03.1 (an inverted index)", lambda: _inverted_index_test(cls), SOLUTION)
+
+
+def check_bm25_scores(bm25_scores: Callable[..., list[float]]) -> bool:
+    """Check ``bm25_scores(index, query_tokens, k1=1.5, b=0.75)``: one BM25 score per slot, from the index alone."""
+    return check("Exercise 03.2 (BM25 from the index)", lambda: _bm25_scores_test(bm25_scores), SOLUTION)
+
+
+def check_stemmer(stem_tokenize: Callable[[str], list[str]]) -> bool:
+    """Check the stretch task: ``stem_tokenize(text)`` puts word families on one token and leaves ids alone."""
+    return check("Stretch 03 (a tokenizer that stems)", lambda: _stemmer_test(stem_tokenize), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 03", [
+    Question(
+        "In the seven demo facts, 'the' and 'velocitydb' have the same idf, 0.827. Why?",
+        {"a": "idf ignores common English words.",
+         "b": "Each occurs in three of the seven facts, and idf only counts documents.",
+         "c": "Both are five letters or more.",
+         "d": "It is a rounding error."},
+        "b", "idf knows how many documents hold a word, not what the word means; on a large corpus 'the' is in "
+             "nearly every document and its idf drops towards 0.",
+        {"a": "BM25 has no list of stop words here; 'the' is a token like any other.",
+         "c": "the length of a word plays no part in its idf.",
+         "d": "the two values are exactly equal: same n, same N, same formula."}),
+    Question(
+        "Why does BM25 saturate term frequency with k1 instead of multiplying by tf?",
+        {"a": "A document that repeats a word ten times is more about it than one that says it once, but not "
+              "ten times more.",
+         "b": "To make scores negative for repeated words.",
+         "c": "Because tf is always 1 in short documents.",
+         "d": "To punish long documents."},
+        "a", "each extra occurrence adds less; one term's part can never exceed idf·(k1 + 1).",
+        {"b": "saturation never makes a score negative; it only makes each repeat count less.",
+         "c": "tf is the count in the document, and short documents can repeat words too.",
+         "d": "that is the job of b, the length normalisation, not of k1."}),
+    Question(
+        "Your inverted index removes a document. What must happen to a term that occurred only there?",
+        {"a": "Nothing: keep its empty postings list for later.",
+         "b": "Its postings entry goes, so its document frequency is 0 and the vocabulary holds only live terms.",
+         "c": "Its tf is set to 0 in the removed slot.",
+         "d": "The whole index is rebuilt."},
+        "b", "removal costs only the length of the document, and df, N and the average length stay exact.",
+        {"a": "an empty list wastes memory and makes every scan of the vocabulary longer; df would still be 0.",
+         "c": "a 0 left in the postings still counts as a document in a df that counts entries.",
+         "d": "rebuilding costs the size of the whole corpus on every change: what the reference design does."}),
+    Question(
+        "rank_bm25 scored 'Alice likes Rust' −0.0209 for the query 'Alice', below 'Bob likes Go'. Why?",
+        {"a": "rank_bm25 has a bug in its tf formula.",
+         "b": "Its Okapi idf of 'alice' (3 of 4 documents) is negative, and the floor it uses instead, 0.25 × the "
+              "mean idf, is negative too because most words here are common.",
+         "c": "'Bob likes Go' is shorter.",
+         "d": "BM25 always penalises the first word of a document."},
+        "b", "the floor follows the mean idf of the corpus, so it is only positive when most words are rare.",
+        {"a": "the tf part is the same as ours; the whole difference is the idf.",
+         "c": "all four documents have three tokens, and length normalisation cannot make a score negative.",
+         "d": "BM25 has no notion of word position."}),
+])

@@ -1,20 +1,29 @@
-"""Exercise checks for lesson 04 (hybrid search): Reciprocal Rank Fusion, then reciprocal rank.
+"""Exercise checks for lesson 04 (your own hybrid memory), and the lesson's quiz.
 
 ``check_rrf(rrf)`` compares the learner's ``rrf(rankings, k=60)`` with
-``fusion.reciprocal_rank_fusion`` — scores within 1e-12 and the order best
-first (ids with equal scores may come in either order). The cases include an id
-missing from one ranking, three rankings, and k = 0, so counting ranks from 0
-or giving absent ids a score fails. ``check_reciprocal_rank(reciprocal_rank)``
-compares with ``evaluation.reciprocal_rank``, including a query whose relevant
-memory is not in the ranking at all.
+``fusion.reciprocal_rank_fusion``: scores within 1e-12, best first, ties in
+first-met order. The cases include an id missing from one ranking, three
+rankings and k = 0, so counting ranks from 0 or giving absent ids a score fails.
+
+``check_my_hybrid_memory(MyHybridMemory)`` stores the lesson's 31 memories in
+the learner's class and in ``HybridMemory`` (in its RRF mode, k = 60) and
+compares, query by query, the vector ranking, the keyword ranking and the
+fused top hits with their scores, so the message says which of the three
+parts differs first. ``check_score_fusion`` checks the stretch task at
+weights 1 (vector order), 0 (keyword order) and 0.5, against the same min-max
+formula computed from ``HybridMemory``'s own cosine and BM25 scores.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-from aria_kit.evaluation import reciprocal_rank as reference_reciprocal_rank
+import numpy as np
+
+from aria_kit.embeddings import default_embedder
+from aria_kit.evaluation import EVAL_MEMORIES, build_eval_memory, rankings
 from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.fusion import reciprocal_rank_fusion
 
 SOLUTION = "lesson04"
@@ -24,40 +33,148 @@ RRF_CASES: list[tuple[list[list[str]], int]] = [
     ([["mem_3", "mem_5", "mem_2"], ["mem_3", "mem_1"]], 60),  # mem_5 and mem_2 are missing from the keyword list
     ([["x", "y"], ["y", "z"], ["z", "x", "y"]], 10),
     ([["a", "b", "c", "d"], ["d", "c"]], 0),
+    ([["p", "q", "r"], ["q", "p"]], 60),  # p and q tie: the first ranking's order breaks it
 ]
+
+# Paraphrases, an order number, a rare name, a query sharing no word with anything, one with only filler words.
+MEMORY_QUERIES = ["What does she drink in the morning?", "5190", "Which dashboards track the database?",
+                  "Jepsen", "Who is Alice's boss?", "zzz qqq", "the the is"]
 
 
 def _rrf_test(rrf: Callable[..., list[tuple[str, float]]]) -> None:
-    for rankings, k in RRF_CASES:
-        expected = dict(reciprocal_rank_fusion(rankings, k=k))
-        got = list(rrf(rankings, k=k))  # a stub raises NotImplementedError here: "not done yet"
+    for rankings_, k in RRF_CASES:
+        expected = reciprocal_rank_fusion(rankings_, k=k)
+        got = list(rrf(rankings_, k=k))  # a stub raises NotImplementedError here: "not done yet"
         got_scores = {item: float(score) for item, score in got}
-        assert set(got_scores) == set(expected), (
-            f"for {rankings} you returned ids {sorted(got_scores)}; expected each id that appears anywhere, once")
-        for item, score in expected.items():
+        assert len(got) == len(got_scores) and set(got_scores) == {item for item, _ in expected}, (
+            f"for {rankings_} you returned ids {[item for item, _ in got]}; expected each id that appears "
+            "anywhere, once")
+        for item, score in expected:
             assert abs(got_scores[item] - score) < 1e-12, (
-                f"rrf({rankings}, k={k}): {item!r} should score {score:.6f}, got {got_scores[item]:.6f} "
+                f"rrf({rankings_}, k={k}): {item!r} should score {score:.6f}, got {got_scores[item]:.6f} "
                 "(ranks start at 1, and each ranking adds 1/(k + rank))")
         scores = [float(score) for _, score in got]
-        assert scores == sorted(scores, reverse=True), f"rrf({rankings}, k={k}) is not sorted best first: {got}"
+        assert scores == sorted(scores, reverse=True), f"rrf({rankings_}, k={k}) is not sorted best first: {got}"
+        assert [item for item, _ in got] == [item for item, _ in expected], (
+            f"rrf({rankings_}, k={k}) breaks a tie differently: {[i for i, _ in got]}, expected "
+            f"{[i for i, _ in expected]} (equal scores keep the order in which ids are first met, first ranking "
+            "first — a stable sort does that)")
 
 
-def _reciprocal_rank_test(reciprocal_rank: Callable[[Sequence[str], Sequence[str]], float]) -> None:
-    cases = [(["m1", "m2", "m3"], ["m1"]), (["m1", "m2", "m3"], ["m3"]), (["m4", "m2", "m9"], ["m9", "m2"]),
-             (["m1", "m2"], ["m7"]), ([], ["m1"])]
-    for ranking, relevant in cases:
-        expected = reference_reciprocal_rank(ranking, relevant)
-        got = float(reciprocal_rank(ranking, relevant))  # a stub raises NotImplementedError here
-        assert abs(got - expected) < 1e-12, (
-            f"reciprocal_rank({ranking}, relevant={relevant}) should be {expected:.4f}, got {got:.4f}"
-            + (" (when no relevant id is ranked, the reciprocal rank is 0)" if expected == 0 else ""))
+def _ids(pairs) -> list[str]:
+    return [item for item, _ in pairs]
+
+
+def _memory_test(memory_class: type) -> None:
+    reference = build_eval_memory()  # HybridMemory, RRF with k = 60: the lesson's 31 memories
+    mine = memory_class(reference.embedder)
+    assert mine.search("anything", top_k=3) == [], "an empty memory should return no hits ([])"
+    ids = [mine.store(text) for text, _ in EVAL_MEMORIES]
+    expected_ids = [record.id for record in reference.list_all()]
+    assert ids == expected_ids, f"store should return 'mem_0001', 'mem_0002', …; yours returned {ids[:3]} …"
+    for query in MEMORY_QUERIES:
+        ranked = rankings(reference, query)
+        vector = list(mine.vector_ranking(query))
+        assert vector == ranked["vector"], (
+            f"vector_ranking({query!r}) starts {vector[:4]}, HybridMemory's starts {ranked['vector'][:4]} "
+            "(every memory, by cosine of unit vectors, highest first; equal cosines keep the older memory first)")
+        keyword = list(mine.keyword_ranking(query))
+        assert keyword == ranked["keyword"], (
+            f"keyword_ranking({query!r}) is {keyword[:5]}{' …' if len(keyword) > 5 else ''}, HybridMemory's is "
+            f"{ranked['keyword'][:5]}{' …' if len(ranked['keyword']) > 5 else ''} (BM25 with Lucene's idf, "
+            "k1 = 1.5, b = 0.75 over aria_kit.bm25.tokenize; a memory scoring 0 shares no word: leave it out)")
+        for top_k in (3, len(ids) + 5):
+            got = list(mine.search(query, top_k=top_k))
+            hits = reference.search(query, top_k=top_k)
+            assert _ids(got) == [hit.id for hit in hits], (
+                f"search({query!r}, top_k={top_k}) gave {_ids(got)[:5]}, HybridMemory gives "
+                f"{[hit.id for hit in hits][:5]} (fuse the vector ranking first, then the keyword ranking, "
+                "with your rrf and k = 60, and keep the first top_k)")
+            for (item, score), hit in zip(got, hits):
+                assert abs(float(score) - hit.score) < 1e-12, (
+                    f"search({query!r}): {item} scores {float(score):.6f}, HybridMemory says {hit.score:.6f}")
+
+
+def _min_max_fused(reference, query: str, weight: float) -> list[str]:
+    """The stretch's ranking, from the package's own cosine and BM25 scores of every memory."""
+    hits = sorted(reference.search(query, top_k=len(reference)), key=lambda hit: hit.id)
+    cosine = np.array([hit.cosine for hit in hits])
+    bm25 = np.array([hit.bm25 for hit in hits])
+
+    def min_max(x: np.ndarray) -> np.ndarray:
+        span = x.max() - x.min()
+        return (x - x.min()) / span if span > 0 else np.zeros_like(x)
+
+    fused = weight * min_max(cosine) + (1 - weight) * min_max(bm25)
+    return [hits[i].id for i in np.lexsort((-cosine, -fused))]
+
+
+def _score_fusion_test(memory_class: type) -> None:
+    embedder = default_embedder()
+    reference = build_eval_memory(embedder)
+    for weight in (1.0, 0.0, 0.5):
+        mine = memory_class(embedder, weight=weight)
+        for text, _ in EVAL_MEMORIES:
+            mine.store(text)
+        for query in MEMORY_QUERIES[:5]:
+            expected = _min_max_fused(reference, query, weight)[:3]
+            top = _ids(mine.search(query, top_k=3))
+            what = {1.0: "the vector ranking's", 0.0: "the keyword ranking's (then by cosine)"}.get(
+                weight, "weight · cosine' + (1 − weight) · bm25', each min-max scaled to [0, 1], gives as")
+            assert top == expected, (
+                f"with weight = {weight:g} your search({query!r}) starts {top}; {what} top 3 is {expected}")
 
 
 def check_rrf(rrf: Callable[..., list[tuple[str, float]]]) -> bool:
     """Check ``rrf(rankings, k=60)``: fuse lists of ids into ``[(id, score), …]``, best first."""
-    return check("Exercise 4.1 (Reciprocal Rank Fusion)", lambda: _rrf_test(rrf), SOLUTION)
+    return check("Exercise 04.1 (Reciprocal Rank Fusion)", lambda: _rrf_test(rrf), SOLUTION)
 
 
-def check_reciprocal_rank(reciprocal_rank: Callable[[Sequence[str], Sequence[str]], float]) -> bool:
-    """Check ``reciprocal_rank(ranking, relevant)``: 1 / rank of the first relevant id, 0 if none is ranked."""
-    return check("Exercise 4.2 (reciprocal rank)", lambda: _reciprocal_rank_test(reciprocal_rank), SOLUTION)
+def check_my_hybrid_memory(memory_class: type) -> bool:
+    """Check the learner's ``MyHybridMemory(embedder)`` against ``HybridMemory`` in its RRF mode."""
+    return check("Exercise 04.2 (your hybrid memory)", lambda: _memory_test(memory_class), SOLUTION)
+
+
+def check_score_fusion(memory_class: type) -> bool:
+    """Check the stretch task's ``ScoreFusionMemory(embedder, weight)`` at weights 1, 0 and 0.5."""
+    return check("Stretch 04 (score fusion)", lambda: _score_fusion_test(memory_class), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 04", [
+    Question(
+        "A memory is 1st in the vector ranking and absent from the keyword ranking (it shares no word with the "
+        "query). With RRF and k = 60, what is its fused score?",
+        {"a": "1/61", "b": "1/61 + 1/(60 + number of memories)", "c": "1/61 + 0.5", "d": "1"},
+        "a", "a ranking that lacks a memory adds nothing for it: 1/(60 + 1) from the vector ranking only.",
+        {"b": "that would rank it last in the keyword list; HybridMemory gives no keyword credit at all.",
+         "c": "RRF never uses raw scores, and absent means no contribution.",
+         "d": "scores are sums of 1/(k + rank); with k = 60 no single ranking gives more than 1/61."}),
+    Question(
+        "Why does RRF fuse ranks rather than adding the cosine and the BM25 score?",
+        {"a": "ranks are faster to compute than scores",
+         "b": "the two scores live on different scales: a cosine stays below 1, BM25 has no upper bound and "
+              "shifts as memories are added",
+         "c": "BM25 scores can be negative", "d": "cosine scores are not deterministic"},
+        "b", "adding them would need a weight that changes with the data; ranks are on the same scale by definition.",
+        {"a": "the ranks are computed from the scores, so they cost more, not less.",
+         "c": "aria_kit uses Lucene's IDF, which is never negative (lesson 03).",
+         "d": "the embedder is deterministic: the same text gives the same vector."}),
+    Question(
+        "You lower k from 60 to 1. What happens to a memory that is 1st by cosine but matched by no keyword, "
+        "while other memories match a filler word like \"the\"?",
+        {"a": "it falls further", "b": "it climbs: with a small k, rank 1 earns far more than rank 5 or 10",
+         "c": "nothing: k does not change the order", "d": "it disappears from the results"},
+        "b", "1/(1 + 1) = 0.5 beats two weak votes like 1/(1 + 8) + 1/(1 + 9); the slider in section 4 shows it.",
+        {"a": "a small k rewards the top of each list, which is where this memory is.",
+         "c": "k changes how much a top rank outweighs a lower one, so it can change the order.",
+         "d": "every memory stays in the vector ranking, so every memory gets a fused score."}),
+    Question(
+        "Your MyHybridMemory and HybridMemory agree on every score but list two memories with equal fused "
+        "scores in a different order. Which rule does HybridMemory follow?",
+        {"a": "the newer memory first", "b": "alphabetical order of the texts",
+         "c": "the better vector rank first", "d": "the better keyword rank first"},
+        "c", "fusing the vector ranking first, with a stable sort, puts the better vector rank ahead on a tie.",
+        {"a": "ties in cosine go to the older memory, and fused ties to the better vector rank.",
+         "b": "no ranking in the kit looks at the text's alphabetical order.",
+         "d": "the keyword ranking lacks some memories, so it cannot order every tie; the vector ranking can."}),
+])

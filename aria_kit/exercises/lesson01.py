@@ -1,0 +1,194 @@
+"""Exercise checks for lesson 01 (interfaces): a memory backend of your own, then a memory that forgets.
+
+``check_memory_backend(MyMemory)`` creates the learner's class and holds it to the
+``MemoryBackend`` contract as the agent relies on it: ids ``mem_0001`` upwards and
+never reused after a delete, a ``"general"`` category when none is given, stored
+metadata that the caller cannot change afterwards, ``list_all`` oldest first as a
+fresh list, ``delete`` answering True/False instead of raising, and ``search``
+ranking by shared words with ties going to the *newest* memory (the opposite of the
+lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy.
+``check_bounded_memory(BoundedMemory)`` checks the stretch task: a wrapper that keeps at
+most ``capacity`` memories of any backend by forgetting the oldest. Both print a
+verdict and never raise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.interfaces import Hit, MemoryBackend, MemoryRecord
+
+SOLUTION = "lesson01"
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W_]+", text.lower()))
+
+
+def _create(cls: type) -> MemoryBackend:
+    assert isinstance(cls, type) and issubclass(cls, MemoryBackend), (
+        f"pass the class itself, a subclass of MemoryBackend (got {cls!r})")
+    try:
+        return cls()
+    except TypeError as exc:
+        missing = sorted(getattr(cls, "__abstractmethods__", ()))
+        if missing:
+            raise AssertionError(f"{cls.__name__} cannot be created yet: it lacks {', '.join(missing)}") from exc
+        raise
+
+
+def _memory_backend_test(cls: type) -> None:
+    memory = _create(cls)
+    ids = [memory.store(text) for text in ("Alice likes Rust.", "Bob likes Go.", "Alice drinks tea.")]
+    assert ids == ["mem_0001", "mem_0002", "mem_0003"], f"three stores should return mem_0001 … mem_0003, got {ids}"
+    assert memory.delete("mem_0003") is True, "delete of a stored id should return True"
+    assert memory.delete("mem_0003") is False, "deleting the same id twice should return False the second time"
+    assert memory.delete("mem_9999") is False, "delete of an id that never existed should return False, not raise"
+    new = memory.store("Carol likes Zig.")
+    assert new == "mem_0004", (f"after deleting mem_0003 the next store returned {new!r}: ids must never be reused "
+                               "(an old reference to mem_0003 would find a different memory). Keep a counter")
+    records = memory.list_all()
+    assert all(isinstance(r, MemoryRecord) for r in records), "list_all should return MemoryRecord objects"
+    assert [r.id for r in records] == ["mem_0001", "mem_0002", "mem_0004"], (
+        f"list_all should give the live memories oldest first, got {[r.id for r in records]}")
+    assert records[0].metadata == {"category": "general"}, (
+        f"a memory stored without metadata should have {{'category': 'general'}}, got {records[0].metadata}")
+    records.clear()
+    assert len(memory.list_all()) == 3, "clearing the list that list_all returned emptied the memory: return a copy"
+
+    tags = {"source": "chat"}
+    tagged = memory.store("Dave likes Rust too.", tags)
+    tags["source"] = "changed later"
+    stored = next(r for r in memory.list_all() if r.id == tagged)
+    assert stored.metadata == {"source": "chat", "category": "general"}, (
+        f"store(text, {{'source': 'chat'}}) should keep a copy with a category added, "
+        f"{{'source': 'chat', 'category': 'general'}}; got {stored.metadata}")
+
+    hits = memory.search("Who likes Rust?", top_k=5)
+    assert all(isinstance(h, Hit) for h in hits), "search should return Hit objects"
+    got = [h.id for h in hits]
+    # "likes" is shared by four memories, "rust" by two: mem_0005 and mem_0001 share two words, the newer first.
+    assert got == ["mem_0005", "mem_0001", "mem_0004", "mem_0002"], (
+        f"search('Who likes Rust?') should rank by shared words, the newest first on a tie: "
+        f"['mem_0005', 'mem_0001', 'mem_0004', 'mem_0002'], got {got}")
+    scores = [float(h.score) for h in hits]
+    expected = [1 / (60 + rank) for rank in range(1, len(hits) + 1)]
+    assert all(abs(got - want) < 1e-12 for got, want in zip(scores, expected)), (
+        f"the hit at rank r should score 1/(60 + r), the fused score of one ranking: expected "
+        f"{[round(x, 4) for x in expected]}, got {[round(x, 4) for x in scores]}")
+    assert all(h.cosine == 0 and h.bm25 == 0 for h in hits), "a memory that computes no cosine or BM25 reports 0"
+    assert len(memory.search("Who likes Rust?", top_k=2)) == 2, "search should return at most top_k hits"
+    assert memory.search("quantum chromodynamics") == [], "a query sharing no word with any memory should find nothing"
+    memory.delete("mem_0005")
+    assert "mem_0005" not in [h.id for h in memory.search("Dave likes Rust")], "a deleted memory was still found"
+
+
+class _ListMemory(MemoryBackend):
+    """The checker's own inner backend for the stretch task: insertion order, shared-word search."""
+
+    def __init__(self) -> None:
+        self._records: list[MemoryRecord] = []
+        self._next = 1
+
+    def store(self, text, metadata=None):
+        record = MemoryRecord(f"mem_{self._next:04d}", text, {"category": "general", **(metadata or {})})
+        self._next += 1
+        self._records.append(record)
+        return record.id
+
+    def search(self, query, top_k=3):
+        scored = [(len(_words(query) & _words(r.text)), r) for r in self._records]
+        scored = sorted([pair for pair in scored if pair[0]], key=lambda pair: -pair[0])
+        return [Hit(r.id, r.text, r.metadata, float(n), 0.0, 0.0) for n, r in scored[:top_k]]
+
+    def list_all(self):
+        return list(self._records)
+
+    def delete(self, memory_id):
+        before = len(self._records)
+        self._records = [r for r in self._records if r.id != memory_id]
+        return len(self._records) < before
+
+
+def _bounded_memory_test(cls: Callable[..., MemoryBackend]) -> None:
+    inner = _ListMemory()
+    bounded = cls(inner, capacity=3)  # a stub raises NotImplementedError here: "not done yet"
+    assert isinstance(bounded, MemoryBackend), "BoundedMemory should itself be a MemoryBackend, so the agent accepts it"
+    ids = [bounded.store(f"fact number {n} about Rust", {"category": "fact"}) for n in range(1, 6)]
+    assert ids == [f"mem_{n:04d}" for n in range(1, 6)], f"store should return the inner memory's ids, got {ids}"
+    kept = [r.id for r in bounded.list_all()]
+    assert kept == ["mem_0003", "mem_0004", "mem_0005"], (
+        f"with capacity 3, after five stores the three newest should remain, oldest first; got {kept}")
+    assert [r.id for r in inner.list_all()] == kept, "the oldest memories must be deleted from the inner memory too"
+    found = [h.id for h in bounded.search("Rust", top_k=10)]
+    assert sorted(found) == kept, f"search should see only the memories kept, got {found}"
+    assert bounded.delete("mem_0004") is True and bounded.delete("mem_0001") is False, (
+        "delete should pass through to the inner memory and report whether the memory existed")
+    bounded.store("one more about Rust")
+    bounded.store("and another about Rust")
+    kept = [r.id for r in bounded.list_all()]
+    assert kept == ["mem_0005", "mem_0006", "mem_0007"], (
+        f"after a delete, the memory may fill up to capacity again before forgetting; got {kept}")
+    for capacity in (0, -1):
+        try:
+            cls(_ListMemory(), capacity=capacity)
+        except ValueError:
+            continue
+        raise AssertionError(f"capacity={capacity} should raise ValueError: such a memory could hold nothing")
+
+
+def check_memory_backend(cls: type) -> bool:
+    """Check the class ``cls``: a ``MemoryBackend`` that keeps the contract (see the module docstring)."""
+    return check("Exercise 01.1 (a memory backend of your own)", lambda: _memory_backend_test(cls), SOLUTION)
+
+
+def check_bounded_memory(cls: Callable[..., MemoryBackend]) -> bool:
+    """Check ``cls(inner, capacity)``: any memory, limited to its ``capacity`` newest memories."""
+    return check("Stretch 01 (a memory that forgets)", lambda: _bounded_memory_test(cls), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 01", [
+    Question(
+        "Why does the agent loop talk to a MemoryBackend rather than to HybridMemory directly?",
+        {"a": "Because HybridMemory is too slow to call directly.",
+         "b": "So any memory that keeps the contract can be plugged in without editing the loop.",
+         "c": "Because Python requires every class to have an abstract base class.",
+         "d": "So the memory can run on another machine."},
+        "b", "the loop depends on four methods, not on one implementation; swapping is a one-line change.",
+        {"a": "speed has nothing to do with it: the agent calls exactly the same methods either way.",
+         "c": "Python requires no such thing; most classes have no abstract base.",
+         "d": "a contract says nothing about where the code runs; HybridMemory runs in this process."}),
+    Question(
+        "A class inherits from MemoryBackend but forgets to write `delete`. When do you find out?",
+        {"a": "When the agent first calls delete, in the middle of a conversation.",
+         "b": "Never: Python silently uses an empty delete.",
+         "c": "As soon as you try to create an instance: Python raises TypeError.",
+         "d": "When you import the module."},
+        "c", "an ABC refuses to instantiate a class with abstract methods left, so the mistake shows up early.",
+        {"a": "that is what happens without an ABC; with one, the instance is never created.",
+         "b": "an abstract method is not a default; the class cannot be instantiated at all.",
+         "d": "defining the class is allowed; only creating an instance is refused."}),
+    Question(
+        "A memory deletes mem_0003, then stores a new fact. Which id should the new fact get?",
+        {"a": "mem_0003, so the ids stay contiguous.",
+         "b": "A fresh id such as mem_0004: an id is never reused.",
+         "c": "Any id, since the agent ignores ids.",
+         "d": "The id of the oldest memory."},
+        "b", "an answer that quoted [mem_0003] must never come to mean a different fact.",
+        {"a": "then an old answer quoting mem_0003 would point at a different memory.",
+         "c": "the agent quotes ids in its answers, and the memory tools find memories by them.",
+         "d": "that would overwrite or confuse a memory that still exists."}),
+    Question(
+        "The toy KeywordOverlapMemory found nothing for 'What hardware did she buy?'. Why?",
+        {"a": "Its search has a bug in the sort.",
+         "b": "The question shares no word with any stored fact, and counting shared words is all it does.",
+         "c": "The agent did not call search.",
+         "d": "The order fact was never stored."},
+        "b", "no shared word, no score: comparing meanings needs embeddings (lesson 02).",
+        {"a": "the sort works; there is simply nothing with a score above zero to sort.",
+         "c": "the table calls memory.search directly; no agent is involved there.",
+         "d": "seed_memory stored all seven facts, including the order; list_all shows them."}),
+])

@@ -1,0 +1,103 @@
+"""Exercise checks for lesson 13 (scaling memory): an exact top-k without a full sort, and an IVF search.
+
+``check_top_k(top_k)`` compares the learner's ``top_k(scores, k)`` with a full
+sort (``np.lexsort``) on random scores full of ties: the same indices, best
+first, equal scores going to the lower index, for every k (and all of them when
+k is larger than the array). ``check_ivf_search(ivf_search)`` compares
+``ivf_search(index, query, k, nprobe)`` with ``approximate_search.IVFIndex.search``
+on seeded clustered vectors, for several ``nprobe``, and with exact search when
+every list is probed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from aria_kit.approximate_search import IVFIndex, exact_search
+from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
+
+SOLUTION = "lesson13"
+
+
+def _top_k_test(top_k: Callable[[np.ndarray, int], np.ndarray]) -> None:
+    rng = np.random.default_rng(13)
+    for size in (1, 5, 40, 1000):
+        scores = rng.integers(0, 8, size).astype(float)  # few distinct values: many ties
+        for k in sorted({1, 2, 3, size // 2 or 1, size, size + 5}):
+            expected = np.lexsort((np.arange(size), -scores))[:k].tolist()
+            got = top_k(scores, k)  # a stub raises NotImplementedError here
+            got = np.asarray(got).tolist()
+            assert got == expected, (
+                f"top_k(scores, {k}) on {size} scores gave {got[:8]}{'…' if len(got) > 8 else ''}, expected "
+                f"{expected[:8]}{'…' if len(expected) > 8 else ''}: indices of the k highest scores, best first, "
+                "equal scores ordered by index (lower first), and every index when k > len(scores)")
+
+
+def _clustered(seed: int = 13) -> tuple[IVFIndex, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(12, 16))
+    vectors = centres[rng.integers(0, 12, 600)] + 0.6 * rng.normal(size=(600, 16))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    queries = rng.normal(size=(8, 16))
+    return IVFIndex.build(vectors, n_lists=10, seed=seed), queries / np.linalg.norm(queries, axis=1, keepdims=True)
+
+
+def _ivf_test(ivf_search: Callable[..., np.ndarray]) -> None:
+    index, queries = _clustered()
+    for query in queries:
+        for nprobe in (1, 3, 10):
+            expected, _ = index.search(query, 10, nprobe)
+            got = np.asarray(ivf_search(index, query, 10, nprobe)).tolist()  # a stub raises here
+            assert got == expected.tolist(), (
+                f"with nprobe={nprobe} you returned rows {got}, expected {expected.tolist()}: score only the rows "
+                "of the nprobe lists whose centroids are most similar to the query, then keep the 10 best")
+        exact = exact_search(index.vectors, query, 10).tolist()
+        assert np.asarray(ivf_search(index, query, 10, len(index.lists))).tolist() == exact, (
+            "probing every list must give exactly the exact search's top 10")
+
+
+def check_top_k(top_k: Callable[[np.ndarray, int], np.ndarray]) -> bool:
+    """Check exercise 13.1: ``top_k(scores, k)``, the k best indices without sorting every score."""
+    return check("Exercise 13.1 (top-k without a full sort)", lambda: _top_k_test(top_k), SOLUTION)
+
+
+def check_ivf_search(ivf_search: Callable[..., np.ndarray]) -> bool:
+    """Check exercise 13.2: ``ivf_search(index, query, k, nprobe)``, search in the nprobe nearest lists only."""
+    return check("Exercise 13.2 (IVF search)", lambda: _ivf_test(ivf_search), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 13", [
+    Question(
+        "HybridMemory's search at 100,000 memories: which step sets the floor of its time?",
+        {"a": "Sorting all 100,000 fused scores", "b": "Reading the whole embedding matrix once (the cosine pass)",
+         "c": "Tokenising the query", "d": "Looking up the hits' texts"},
+        "b",
+        "Every exact search multiplies the query by every stored vector: 100,000 × 256 floats read from memory. "
+        "Everything else now touches only the few thousand rows near the top.",
+        {"a": "It used to be a large share, but the search now sorts only the heads of both rankings.",
+         "c": "The query is a handful of words: microseconds, whatever the size of the memory.",
+         "d": "Only top_k hits are looked up, so this does not grow with the memory."}),
+    Question(
+        "An IVF index probes 4 of 64 lists. What do you give up, compared with exact search?",
+        {"a": "Nothing: it returns the same hits, only faster", "b": "The ability to add new memories",
+         "c": "Some true neighbours, filed in lists it did not probe (recall@k below 1)",
+         "d": "Cosine similarity: it needs Euclidean distance"},
+        "c",
+        "It reads about 4/64 of the rows, so a true neighbour whose list was not probed is never scored.",
+        {"a": "That is exact search. Measure recall@k against exact search to see what was lost.",
+         "b": "A new vector simply joins the list of its nearest centroid.",
+         "d": "On unit vectors the nearest centroid by cosine is the nearest by Euclidean distance too."}),
+    Question(
+        "Your memory holds 5,000 facts and search takes 1 ms. What should you do about scale?",
+        {"a": "Nothing yet: exact search is fast, simple and never misses", "b": "Switch to an approximate "
+         "index now", "c": "Rewrite the search loop in pure Python", "d": "Store the vectors as float16 to halve "
+         "the time"},
+        "a",
+        "Measure first: exact search stays within a few milliseconds up to about 100,000 memories on one core.",
+        {"b": "You would trade recall for time you do not need to save.",
+         "c": "A Python loop is the slowest of the three ways you timed in this lesson.",
+         "d": "numpy has no fast half-precision arithmetic on most CPUs: measured here, float16 was slower."}),
+])

@@ -1,0 +1,166 @@
+"""The offline stand-in's rules for facts that change (lesson 10): "Alice has switched to Go" → ``memory_update``.
+
+``OfflineProvider`` calls ``update_reply`` before its other rules. When the
+latest user message states a change, the turn goes: search memory for the
+current fact on the same subject, supersede it with ``memory_update`` (the old
+fact stays as history), then answer with what changed and both ids. When no
+current memory matches, the message is handled as the other rules would
+(usually ``memory_store``), and the answer says nothing was superseded.
+
+Recognised (statements only; a question is never an update):
+
+- "X has switched / moved / changed / migrated from A to B" → the memory that names X and A, A replaced by B;
+- "X has switched / moved to B" → the best-ranked memory that names X, its value replaced by B;
+- "X is now B", "X now prefers / uses / likes B" → the best-ranked memory about X;
+- "X no longer …" → the memory sharing the most words with the message, replaced by the message;
+- "actually, it's Z now" → the one memory quoted in the previous answer, its value replaced by Z.
+
+"Its value" is the short phrase after the memory's last "is / are / uses /
+prefers / likes"; when a memory has no such phrase the new text is the user's
+sentence. These are surface rules: they do not know that Go is a language or
+that "she" is Alice (a change with no named subject is stored, not applied), and "X switched to B" on a subject with several memories
+picks the best-ranked one, right or wrong — the answer quotes both ids so a
+person can check. A model with ``memory_update`` decides all this itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aria_kit.bm25 import tokenize
+from aria_kit.interfaces import AssistantMessage, ToolCall
+from aria_kit.memory_rules import read_quoted_entries
+
+FROM_TO = re.compile(r"^(?P<subject>.*?)\b(?:has |have |had )?(?:switched|moved|changed|migrated|gone|went)\b"
+                     r".*?\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+)$", re.I)
+SWITCHED_TO = re.compile(r"^(?P<subject>.+?)\s+(?:has |have |had )?(?:now )?(?:switched|moved|changed|migrated)"
+                         r"(?: over)? to\s+(?P<new>.+)$", re.I)
+IS_NOW = re.compile(r"^(?P<subject>.+?)\s+(?:(?:is|are)\s+now|now\s+(?P<verb>prefers?|uses?|likes?))\s+(?P<new>.+)$", re.I)
+NO_LONGER = re.compile(r"\b(?:no longer|not\b[^.]*\bany ?more)\b", re.I)
+ACTUALLY = re.compile(r"^(?:actually|correction|sorry)\b[,:]?\s*(?:it|that)(?:'s| is| has changed to)\s+(?P<new>.+?)"
+                      r"(?:\s+now)?$", re.I)
+VALUE_SLOT = re.compile(r"^(?P<head>.+\b(?:is|are|uses|prefers|likes)\s+)(?P<value>[^.]+)\.?$")
+REQUEST = re.compile(r"^\s*(?:please\s+)?(?:remember|note|keep in mind)(?:\s+that)?[\s:,]*|[\s,;:.—–-]*(?:please\s+)?"
+                     r"(?:remember|note|keep in mind)(?:\s+(?:this|that|it))?[\s.!]*$", re.I)
+WORDS_OF_NO_SUBJECT = set("i we you he she they it ve re ll d s the a an our my her his their has have had now is are "
+                          "was on in at of for to with and by".split())
+MAX_VALUE_WORDS = 5  # longer than this, "the value" is really a clause, and replacing it would garble the fact
+
+Plan = Callable[[str], "list[tuple[str, dict[str, Any]]] | str"]  # tool calls, or a reply with no tool
+
+
+@dataclass(frozen=True)
+class Change:
+    """A stated change: how to find the current fact (``query``), what replaces what, and the sentence said."""
+
+    form: str
+    statement: str
+    query: str
+    new: str
+    subject: frozenset[str] = frozenset()
+    old: str = ""
+
+    def matches(self, hits: list[tuple[str, str]]) -> tuple[str, str] | None:
+        """The (id, text) of the current memory this change is about, or None."""
+        if self.form == "from-to":
+            wanted = set(tokenize(self.old)) | self.subject
+            return next((h for h in hits if wanted <= set(tokenize(h[1]))), None)
+        if self.form == "no-longer":
+            words = set(tokenize(self.statement)) - WORDS_OF_NO_SUBJECT - {"no", "longer", "not", "anymore"}
+            shared = [len(words & set(tokenize(text))) for _, text in hits]
+            best = max(shared, default=0)
+            return hits[shared.index(best)] if best >= 2 else None
+        # "she has switched to Go": with no named subject, any memory would do, so none is picked
+        return next((h for h in hits if self.subject and self.subject <= set(tokenize(h[1]))), None)
+
+    def rewrite(self, old_text: str) -> str:
+        """The new version of ``old_text``: A swapped for B, else its value slot filled with B, else the statement."""
+        if self.form == "from-to" and re.search(re.escape(self.old), old_text, re.I):
+            return re.sub(re.escape(self.old), self.new, old_text, count=1, flags=re.I)
+        slot = VALUE_SLOT.match(old_text)
+        if self.form != "no-longer" and slot and len(slot.group("value").split()) <= MAX_VALUE_WORDS:
+            return f"{slot.group('head')}{self.new}."
+        return self.statement
+
+
+def _statement(message: str) -> str:
+    """The message as a fact: "remember that …" dropped, first letter capitalised, one final full stop."""
+    text = REQUEST.sub("", message).strip().rstrip(".!")
+    return text[:1].upper() + text[1:] + "." if text else ""
+
+
+def _value(text: str) -> str:
+    return re.sub(r"\s+(?:now|instead)$", "", text.strip(" .!—–-"), flags=re.I)
+
+
+def parse_change(message: str) -> Change | None:
+    """The change a message states, or None for anything else (questions included)."""
+    statement = _statement(message)
+    if not statement or message.rstrip().endswith("?"):
+        return None
+    sentence = statement.rstrip(".")
+    if (found := ACTUALLY.match(sentence)) is not None:
+        return Change("actually", statement, "", _value(found.group("new")))
+    if (found := FROM_TO.match(sentence)) is not None:
+        subject = frozenset(tokenize(found.group("subject"))) - WORDS_OF_NO_SUBJECT
+        return Change("from-to", statement, found.group("old"), _value(re.split(r"\s+[—–-]\s+", found.group("new"))[0]),
+                      subject, found.group("old").strip())
+    if NO_LONGER.search(sentence):
+        return Change("no-longer", statement, sentence, "")
+    for form, pattern in (("switched-to", SWITCHED_TO), ("is-now", IS_NOW)):
+        if (found := pattern.match(sentence)) is not None:
+            subject = frozenset(tokenize(found.group("subject"))) - WORDS_OF_NO_SUBJECT
+            query = sentence if form == "switched-to" else f"{found.group('subject')} {found.group('verb') or ''}"
+            return Change(form, statement, query.strip(), _value(found.group("new")), subject)
+    return None
+
+
+def _quoted_in_last_answer(earlier: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(id, text) of each memory the previous answer quoted as "text [mem_0001]"."""
+    answer = next((str(m.get("content") or "") for m in reversed(earlier) if m.get("role") == "assistant"), "")
+    quoted = re.findall(r"([^\[\]]+?)\s*\[(mem_\d+)\]", answer)
+    return [(memory_id, re.sub(r"^\s*(?:From memory:)?\s*", "", text).strip()) for text, memory_id in quoted]
+
+
+def update_reply(messages: list[dict[str, Any]], available: set[str], make_call: Callable[[str, dict[str, Any]], ToolCall],
+                 plan: Plan) -> AssistantMessage | str | None:
+    """The next step of an update turn: tool calls, the answer text, or None when the message states no change."""
+    users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+    if not users or "memory_update" not in available:
+        return None
+    user = str(messages[users[-1]].get("content") or "")
+    change = parse_change(user)
+    if change is None:
+        return None
+    calls = {c["id"]: c["function"]["name"] for m in messages[users[-1]:] for c in m.get("tool_calls") or ()}
+    results = [(calls.get(m.get("tool_call_id"), "tool"), str(m.get("content") or ""))
+               for m in messages[users[-1]:] if m.get("role") == "tool"]
+    if change.form == "actually" and not results:
+        quoted = _quoted_in_last_answer(messages[:users[-1]])
+        if len({memory_id for memory_id, _ in quoted}) != 1:
+            listed = ", ".join(f"[{memory_id}] {text}" for memory_id, text in quoted) or "none"
+            return f"Which memory should change? The last answer quoted: {listed}. Say, e.g., \"X is now {change.new}\"."
+        memory_id, text = quoted[0]
+        return AssistantMessage(tool_calls=(make_call("memory_update", {"memory_id": memory_id,
+                                                                        "new_text": change.rewrite(text)}),))
+    if not results:
+        return AssistantMessage(tool_calls=(make_call("memory_search", {"query": change.query, "top_k": 5}),))
+    name, result = results[-1]
+    if name == "memory_search" and len(results) == 1:
+        hits = [(entry["id"], entry["text"]) for entry in read_quoted_entries(result)]
+        target = change.matches(hits)
+        if target is not None:
+            return AssistantMessage(tool_calls=(make_call("memory_update", {"memory_id": target[0],
+                                                                            "new_text": change.rewrite(target[1])}),))
+        planned = plan(user)
+        fallback = [] if isinstance(planned, str) else [c for c in planned if c[0] in available and c[0] != "memory_search"]
+        fallback = fallback or [("memory_store", {"text": change.statement, "category": "fact"})]
+        return AssistantMessage(tool_calls=tuple(make_call(n, args) for n, args in fallback))
+    if result.startswith("Error:"):
+        return f"The {name} tool reported a problem — {result[len('Error:'):].strip()}"
+    if name == "memory_update":
+        return "Noted the change. " + result
+    return (f"Noted. {result} No current memory matched {change.query!r}, so nothing was superseded.")

@@ -1,0 +1,228 @@
+"""Tuning memory search on dev and reporting held-out once (lesson 05): fast scoring, ablations, comparisons.
+
+``score_dataset`` embeds a labelled data set's documents and indexes them once,
+then scores every query of each split by cosine and by BM25 (with and without
+query stop words): the very arithmetic of ``HybridMemory.search``, whose
+rankings a test compares with these. ``ScoredSplit.ranking`` then ranks the
+documents for "vector", "keyword" or any fusion in milliseconds per query, so
+``ablation`` can compute a whole table of settings once and the lesson's
+widget only reads it. A *setting* is a pair (method, drop query stop words?).
+``summary_table``, ``compare`` (paired wins, losses and a bootstrap interval)
+and ``failure_table`` read the results. The metrics and the interval are
+``measuring.py``'s; this module draws nothing (see ``charts.py``) and adds no
+retrieval idea of its own.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
+from aria_kit.datasets import LabelledQuery, LabelledSet
+from aria_kit.embeddings import default_embedder, normalize
+from aria_kit.fusion import DEFAULT_FUSION, Fusion, ranks
+from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.interfaces import Embedder
+from aria_kit.measuring import METRICS, bootstrap_interval, paired, score
+from aria_kit.tables import Table
+
+
+# ------------------------------------------------------------------ a labelled split, scored once
+
+
+@dataclass(frozen=True)
+class ScoredSplit:
+    """Every query of one split scored against every document, by cosine and by BM25.
+
+    ``cosine[q, d]`` is float32 as ``HybridMemory`` computes it; ``bm25[stop][q, d]``
+    is BM25 with the query's stop words dropped (``stop=True``, the kit's default)
+    or kept (``stop=False``, the seed's behaviour).
+    """
+
+    dataset: str
+    split: str
+    queries: tuple[LabelledQuery, ...]
+    doc_ids: tuple[str, ...]
+    cosine: np.ndarray
+    bm25: dict[bool, np.ndarray]
+    vector_rank: np.ndarray  # ranks(cosine) per query, kept because every method breaks ties with it
+
+    def ranking(self, q: int, method: str | Fusion, stopwords: bool = True, depth: int = 100) -> list[str]:
+        """Document ids for query number ``q``, best first: ``method`` is "vector", "keyword" or a fusion."""
+        cosine, bm25 = self.cosine[q], self.bm25[stopwords][q]
+        if method == "vector":
+            key, candidates = self.vector_rank[q], np.arange(len(cosine))
+        elif method == "keyword":
+            candidates = np.flatnonzero(bm25 > 0)  # documents sharing no word with the query are left out
+            key = ranks(bm25, candidates)
+        elif hasattr(method, "fuse"):
+            # fused score first, then the vector rank; as a single key: the score, nudged by rank
+            fused = method.fuse(cosine, bm25)
+            candidates = np.arange(len(cosine))
+            if depth < len(fused):  # only what can reach the top `depth` needs sorting (ties at the cut kept)
+                candidates = np.flatnonzero(fused >= np.partition(fused, len(fused) - depth)[len(fused) - depth])
+            order = candidates[np.lexsort((self.vector_rank[q][candidates], -fused[candidates]))]
+            return [self.doc_ids[i] for i in order[:depth]]
+        else:
+            raise ValueError(f"unknown method {method!r}; use 'vector', 'keyword' or a fusion such as RRF(60)")
+        order = candidates[np.argsort(key[candidates], kind="stable")]
+        return [self.doc_ids[i] for i in order[:depth]]
+
+    def rankings(self, method: str | Fusion, stopwords: bool = True, depth: int = 100) -> list[list[str]]:
+        """``ranking`` for every query of the split, in query order."""
+        return [self.ranking(q, method, stopwords, depth) for q in range(len(self.queries))]
+
+    def scores(self, rankings_: Sequence[Sequence[str]], metric: str) -> np.ndarray:
+        """``metric`` (e.g. "recall@5", "nDCG@10", "MRR") of each ranking against its query's labels."""
+        return np.array([score(metric, ranking, query.relevant) for ranking, query in zip(rankings_, self.queries)])
+
+
+def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dict[str, ScoredSplit]:
+    """Score every query of every split against every document of ``dataset``: ``{"dev": …, "heldout": …}``.
+
+    The steps are ``HybridMemory``'s: the documents embedded in one batch and
+    normalised, then the queries, cosine by the same ``einsum``, BM25 from a
+    ``BM25Index`` over ``tokenize``. No memory object is built, so no hit is
+    materialised for each of thousands of documents per query, and the documents
+    are embedded once for both splits. Reading the held-out scores is still up to
+    you: a lesson looks at them once, at the end.
+    """
+    embedder = embedder if embedder is not None else default_embedder()
+    matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
+    index = BM25Index()
+    for document in dataset.documents:
+        index.add(tokenize(document.text))
+    doc_ids = tuple(d.id for d in dataset.documents)
+    scored = {}
+    for split, queries in dataset.queries.items():
+        if not queries:
+            continue
+        # One batch is bit-identical to embedding each query alone (as search does), and far faster.
+        query_vectors = normalize(np.asarray(embedder.embed([q.text for q in queries]), dtype=np.float32))
+        cosine = np.stack([np.einsum("ij,j->i", matrix, vector) for vector in query_vectors])
+        bm25 = {stop: np.stack([index.scores(tokenize(q.text, STOPWORDS if stop else ())) for q in queries])
+                for stop in (True, False)}
+        vector_rank = np.stack([ranks(row) for row in cosine])
+        scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank)
+    return scored
+
+
+# ------------------------------------------------------------------ tuning on dev
+
+
+@dataclass(frozen=True)
+class AblationRow:
+    """One setting's mean scores on a split: recall@1 … recall@len(recall), nDCG@10 and MRR."""
+
+    stopwords: bool
+    method: str  # "vector", "keyword", or a fusion's name such as "rrf(k=60)" or "convex(w=0.5)"
+    recall: tuple[float, ...]
+    ndcg: float
+    mrr: float
+
+
+def kit_default() -> tuple[Fusion, bool]:
+    """What ``HybridMemory()`` does when told nothing: its fusion, and whether it drops query stop words."""
+    defaults = inspect.signature(HybridMemory.__init__).parameters
+    return DEFAULT_FUSION, bool(defaults["stopwords"].default)
+
+
+def method_name(method: str | Fusion) -> str:
+    """The name a table shows for a method: itself for "vector"/"keyword", else the fusion's ``name``."""
+    return method if isinstance(method, str) else method.name
+
+
+def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 10) -> list[AblationRow]:
+    """Mean recall@1…``max_k``, nDCG@10 and MRR of every method, with query stop words dropped and kept.
+
+    Computed once, this is the whole table a tuning widget reads from; nothing is
+    searched again when the learner moves a slider.
+    """
+    rows = []
+    for stopwords in (True, False):
+        for method in methods:
+            ranked = scored.rankings(method, stopwords)
+            recall = tuple(float(scored.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1))
+            rows.append(AblationRow(stopwords, method_name(method), recall,
+                                    float(scored.scores(ranked, "nDCG@10").mean()),
+                                    float(scored.scores(ranked, "MRR").mean())))
+    return rows
+
+
+# ------------------------------------------------------------------ reading the results
+
+Setting = tuple  # (method, drop query stop words?): ("vector", True), (RRF(60), False), …
+
+
+def setting_label(setting: Setting) -> str:
+    """A short name for a setting: the method's name, plus " −stop" when query stop words are dropped."""
+    method, stopwords = setting
+    return method_name(method) + (" −stop" if stopwords and method != "vector" else "")
+
+
+def recall_curve(split: ScoredSplit, setting: Setting, max_k: int = 10) -> list[float]:
+    """Mean recall@1, recall@2, … recall@``max_k`` of ``setting`` over the split's queries."""
+    ranked = split.rankings(*setting)
+    return [float(split.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1)]
+
+
+def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Setting],
+                  metrics: Sequence[str] = METRICS, title: str | None = None) -> Table:
+    """Per data set and setting: each metric's mean over the split's queries, with its 95% bootstrap interval."""
+    rows = []
+    for dataset, split in scored.items():
+        for label, (method, stopwords) in settings.items():
+            ranked = split.rankings(method, stopwords)
+            row = [dataset, label]
+            for metric in metrics:
+                values = split.scores(ranked, metric)
+                low, high = bootstrap_interval(values)
+                row.append(f"{values.mean():.3f} [{low:.3f}, {high:.3f}]")
+            rows.append(row)
+    return Table(rows, ["data set", "setting", *metrics], title)
+
+
+def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "recall@5") -> dict[str, float]:
+    """Setting ``a`` against ``b`` query by query: wins, losses, ties, mean difference and its 95% interval."""
+    first = split.scores(split.rankings(*a), metric)
+    second = split.scores(split.rankings(*b), metric)
+    wins, losses, ties = paired(first, second)
+    low, high = bootstrap_interval(first - second)
+    return {"wins": wins, "losses": losses, "ties": ties, "difference": float((first - second).mean()),
+            "low": low, "high": high}
+
+
+def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n: int = 5, words: int = 9) -> Table:
+    """The ``n`` queries whose first relevant document ``setting`` ranks lowest, with what it ranked first.
+
+    Ranks are exact (every document is ranked, not only the top 100), and the
+    same query's rank under vector and keyword search is shown beside, so you
+    can tell a fusion failure from a failure of both rankings.
+    """
+    texts = {document.id: document.text for document in dataset.documents}
+    everything = len(split.doc_ids)
+
+    def first_rank(ranking: list[str], relevant: Sequence[str]) -> int | None:
+        return next((rank for rank, item in enumerate(ranking, 1) if item in relevant), None)
+
+    def words_of(text: str) -> str:
+        head = text.split()
+        return " ".join(head[:words]) + (" …" if len(head) > words else "")
+
+    rows = []
+    for q, query in enumerate(split.queries):
+        ranking = split.ranking(q, setting[0], setting[1], depth=everything)
+        rank = first_rank(ranking, query.relevant)
+        others = [first_rank(split.ranking(q, m, setting[1], depth=everything), query.relevant)
+                  for m in ("vector", "keyword")]
+        rows.append((rank or everything + 1, q, [query.text, words_of(texts[query.relevant[0]]), rank, *others,
+                                                   words_of(texts[ranking[0]])]))
+    worst = sorted(rows, key=lambda row: (-row[0], row[1]))[:n]  # lowest rank first; ties in query order
+    return Table([row for _, _, row in worst], ["question", "labelled answer (first words)", "rank", "vector",
+                                                "keyword", "ranked first instead"],
+                 f"{split.dataset} / {split.split}: the {n} worst queries for {setting_label(setting)} "
+                 "(— = not ranked at all)")

@@ -1,0 +1,252 @@
+"""The exercise checks of lessons 04 and 05 pass the worked solutions and fail plausible wrong answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from exercise_checks import unwritten, verdict
+
+from aria_kit.exercises import lesson04, lesson05
+from aria_kit.solutions import lesson05 as solved05
+from aria_kit.solutions.lesson04 import MyHybridMemory, ScoreFusionMemory, rrf
+
+# ---------------------------------------------------------------- lesson 04: rrf
+
+
+def _ranks_from_zero(rankings, k=60):
+    scores = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking):
+            scores[item] = scores.get(item, 0.0) + 1 / (k + rank)
+    return sorted(scores.items(), key=lambda pair: -pair[1])
+
+
+def _absent_counts_as_last(rankings, k=60):
+    everyone = list(dict.fromkeys(item for ranking in rankings for item in ranking))
+    scores = {item: 0.0 for item in everyone}
+    for ranking in rankings:
+        for item in everyone:
+            rank = ranking.index(item) + 1 if item in ranking else len(ranking) + 1
+            scores[item] += 1 / (k + rank)
+    return sorted(scores.items(), key=lambda pair: -pair[1])
+
+
+def _unsorted_rrf(rankings, k=60):
+    return list(reversed(rrf(rankings, k)))
+
+
+def _ties_by_id(rankings, k=60):
+    return sorted(rrf(rankings, k), key=lambda pair: (-pair[1], pair[0][::-1]))
+
+
+# ---------------------------------------------------------------- lesson 04: MyHybridMemory
+
+
+class _KeywordVotesForEveryone(MyHybridMemory):
+    def keyword_ranking(self, query):
+        scores = self.bm25_scores(query)
+        return [self.ids[i] for i in sorted(range(len(scores)), key=lambda i: -scores[i])]
+
+
+class _IdsFromZero(MyHybridMemory):
+    def store(self, text):
+        memory_id = super().store(text)
+        self.ids[-1] = f"mem_{len(self.ids) - 1:04d}"
+        return self.ids[-1] if memory_id else memory_id
+
+
+class _WorstCosineFirst(MyHybridMemory):
+    def vector_ranking(self, query):
+        return list(reversed(super().vector_ranking(query)))
+
+
+class _KeywordRankingFirst(MyHybridMemory):
+    def search(self, query, top_k=3):
+        return rrf([self.keyword_ranking(query), self.vector_ranking(query)], self.k)[:top_k]
+
+
+class _RrfWithKZero(MyHybridMemory):
+    def search(self, query, top_k=3):
+        return rrf([self.vector_ranking(query), self.keyword_ranking(query)], 0)[:top_k]
+
+
+class _NoIdfBm25(MyHybridMemory):
+    def bm25_scores(self, query):
+        lengths = [sum(c.values()) for c in self.term_counts]
+        avg = sum(lengths) / len(lengths)
+        scores = [0.0] * len(self.term_counts)
+        for term in query.lower().split():  # split on spaces, and no idf
+            for i, counts in enumerate(self.term_counts):
+                tf = counts[term]
+                scores[i] += tf * 2.5 / (tf + 1.5 * (0.25 + 0.75 * lengths[i] / avg)) if tf else 0.0
+        return scores
+
+
+class _EmptyMemoryCrashes(MyHybridMemory):
+    def search(self, query, top_k=3):
+        return rrf([self.vector_ranking(query), self.keyword_ranking(query)], self.k)[:top_k] if self.ids else None
+
+
+class _ScoreFusionWithoutNormalising(ScoreFusionMemory):
+    def search(self, query, top_k=3):
+        cosine = self.vectors @ self.embedder.embed([query])[0]
+        fused = self.weight * cosine + (1 - self.weight) * np.array(self.bm25_scores(query))
+        return [(self.ids[i], float(fused[i])) for i in np.argsort(-fused, kind="stable")[:top_k]]
+
+
+class _ScoreFusionWeightsSwapped(ScoreFusionMemory):
+    def __init__(self, embedder, weight=0.5):
+        super().__init__(embedder, 1 - weight)
+
+
+def test_lesson04_checks_pass_the_worked_solutions(capsys):
+    assert lesson04.check_rrf(rrf) is True
+    assert lesson04.check_my_hybrid_memory(MyHybridMemory) is True
+    assert lesson04.check_score_fusion(ScoreFusionMemory) is True
+    assert capsys.readouterr().out.count("✓") == 3
+
+
+@pytest.mark.parametrize("check", [lesson04.check_rrf, lesson04.check_my_hybrid_memory,
+                                   lesson04.check_score_fusion])
+def test_lesson04_checks_say_not_done_yet_for_an_untouched_stub(check, capsys):
+    class Stub:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        store = vector_ranking = keyword_ranking = search = unwritten
+
+    assert check(unwritten if check is lesson04.check_rrf else Stub) is False
+    assert verdict(capsys) == "○"
+
+
+@pytest.mark.parametrize("wrong, message", [
+    (_ranks_from_zero, "ranks start at 1"),
+    (_absent_counts_as_last, "should score"),
+    (_unsorted_rrf, "not sorted best first"),
+    (_ties_by_id, "breaks a tie differently"),
+])
+def test_check_rrf_fails_typical_mistakes_with_a_reason(wrong, message, capsys):
+    assert lesson04.check_rrf(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and message in out
+
+
+@pytest.mark.parametrize("wrong, message", [
+    (_KeywordVotesForEveryone, "a memory scoring 0 shares no word"),
+    (_IdsFromZero, "store should return 'mem_0001'"),
+    (_WorstCosineFirst, "highest first"),
+    (_KeywordRankingFirst, "fuse the vector ranking first"),
+    (_RrfWithKZero, "fuse the vector ranking first"),
+    (_NoIdfBm25, "Lucene's idf"),
+    (_EmptyMemoryCrashes, "an empty memory should return no hits"),
+])
+def test_check_my_hybrid_memory_names_the_part_that_differs(wrong, message, capsys):
+    assert lesson04.check_my_hybrid_memory(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and message in out
+
+
+@pytest.mark.parametrize("wrong", [_ScoreFusionWithoutNormalising, _ScoreFusionWeightsSwapped])
+def test_check_score_fusion_fails_unscaled_scores_and_swapped_weights(wrong, capsys):
+    assert lesson04.check_score_fusion(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def test_a_check_reports_a_crash_in_the_learners_code_instead_of_raising(capsys):
+    assert lesson04.check_rrf(lambda rankings, k=60: 1 / 0) is False
+    assert "ZeroDivisionError" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- lesson 05
+
+
+def _recall_over_k(ranking, relevant, k):
+    return len(set(ranking[:k]) & set(relevant)) / k
+
+
+def _recall_counting_duplicates(ranking, relevant, k):
+    return sum(item in ranking[:k] for item in relevant) / len(relevant)
+
+
+def _rr_from_zero(ranking, relevant):
+    return next((1 / max(rank, 1) for rank, item in enumerate(ranking) if item in relevant), 0.0)
+
+
+def _ndcg_ideal_uncapped(ranking, relevant, k=10):
+    dcg = sum(1 / np.log2(r + 1) for r, item in enumerate(ranking[:k], 1) if item in relevant)
+    return dcg / sum(1 / np.log2(r + 1) for r in range(1, len(set(relevant)) + 1))
+
+
+def _ndcg_log_of_rank(ranking, relevant, k=10):
+    dcg = sum(1 / np.log2(r + 1.5) for r, item in enumerate(ranking[:k], 1) if item in relevant)
+    return dcg / sum(1 / np.log2(r + 1.5) for r in range(1, min(len(set(relevant)), k) + 1))
+
+
+def _bootstrap_90(values, resamples=2000, seed=0):
+    values = np.asarray(values, dtype=float)
+    means = values[np.random.default_rng(seed).integers(0, len(values), (resamples, len(values)))].mean(axis=1)
+    return tuple(np.percentile(means, [5, 95]))
+
+
+def _bootstrap_of_the_values_not_the_mean(values, resamples=2000, seed=0):
+    return tuple(np.percentile(np.asarray(values, dtype=float), [2.5, 97.5]))
+
+
+def _bootstrap_unseeded(values, resamples=2000, seed=0):
+    return solved05.bootstrap_interval(values, resamples, seed=None)
+
+
+def _one_sided_sign_flip(a, b, resamples=10000, seed=0):
+    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    signs = np.random.default_rng(seed).choice([-1.0, 1.0], size=(resamples, len(diff)))
+    return float(((signs * diff).mean(axis=1) >= diff.mean() - 1e-12).sum() + 1) / (resamples + 1)
+
+
+def _unseeded_sign_flip(a, b, resamples=10000, seed=0):
+    return solved05.sign_flip_p_value(a, b, resamples, seed=None)
+
+
+LESSON05 = [(lesson05.check_recall_at_k, solved05.recall_at_k), (lesson05.check_reciprocal_rank,
+                                                                   solved05.reciprocal_rank),
+            (lesson05.check_ndcg_at_k, solved05.ndcg_at_k), (lesson05.check_bootstrap_interval,
+                                                             solved05.bootstrap_interval),
+            (lesson05.check_sign_flip, solved05.sign_flip_p_value)]
+
+
+@pytest.mark.parametrize("check, solution", LESSON05, ids=lambda f: getattr(f, "__name__", ""))
+def test_lesson05_checks_pass_the_worked_solutions_and_wait_for_a_stub(check, solution, capsys):
+    assert check(solution) is True and verdict(capsys) == "✓"
+    assert check(unwritten) is False and verdict(capsys) == "○"
+
+
+@pytest.mark.parametrize("check, wrong, message", [
+    (lesson05.check_recall_at_k, _recall_over_k, "distinct"),
+    (lesson05.check_recall_at_k, _recall_counting_duplicates, "distinct"),
+    (lesson05.check_reciprocal_rank, _rr_from_zero, "ranks from 1"),
+    (lesson05.check_ndcg_at_k, _ndcg_ideal_uncapped, "min(number relevant, k)"),
+    (lesson05.check_ndcg_at_k, _ndcg_log_of_rank, "log2(rank + 1)"),
+    (lesson05.check_bootstrap_interval, _bootstrap_90, "2.5th and 97.5th"),
+    (lesson05.check_bootstrap_interval, _bootstrap_of_the_values_not_the_mean, "each resample's mean"),
+    (lesson05.check_bootstrap_interval, _bootstrap_unseeded, "seed the generator"),
+    (lesson05.check_sign_flip, _one_sided_sign_flip, "which method comes first"),
+    (lesson05.check_sign_flip, _unseeded_sign_flip, "seed the generator"),
+])
+def test_lesson05_checks_fail_typical_mistakes_with_a_reason(check, wrong, message, capsys):
+    assert check(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and message in out, out
+
+
+# ---------------------------------------------------------------- quizzes
+
+
+@pytest.mark.parametrize("quiz", [lesson04.QUIZ, lesson05.QUIZ], ids=["lesson04", "lesson05"])
+def test_quiz_key_scores_full_marks_and_every_wrong_option_is_explained(quiz, capsys):
+    key = {n: q.answer for n, q in enumerate(quiz.questions, 1)}
+    assert 3 <= len(quiz.questions) <= 5
+    assert quiz.grade(key) == len(quiz.questions)
+    for n, question in enumerate(quiz.questions, 1):
+        for letter in question.why_not:
+            capsys.readouterr()
+            assert quiz.grade({n: letter}) == 0
+            assert question.why_not[letter] in capsys.readouterr().out

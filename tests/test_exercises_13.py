@@ -1,0 +1,84 @@
+"""The exercise checks of lesson 13 pass the worked solutions and fail plausible wrong answers.
+
+The solutions are also compared with the references they imitate: ``top_k`` with a
+full sort and with ``exact_top_k.ranked_head`` (what ``HybridMemory.search`` uses),
+``ivf_search`` with ``IVFIndex.search``, and the stretch answer runs end to end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from exercise_checks import unwritten, verdict
+
+from aria_kit.approximate_search import IVFIndex, exact_search, recall_at_k
+from aria_kit.exact_top_k import ranked_head
+from aria_kit.exercises import lesson13
+from aria_kit.solutions.lesson13 import ivf_search, stretch_top3_agreement, top_k
+
+CHECKS = [(lesson13.check_top_k, top_k), (lesson13.check_ivf_search, ivf_search)]
+IDS = [check.__name__ for check, _ in CHECKS]
+
+
+@pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
+def test_check_accepts_the_worked_solution(check, solution, capsys):
+    assert check(solution) is True
+    assert verdict(capsys) == "✓"
+
+
+@pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=IDS)
+def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
+    assert check(unwritten) is False
+    assert verdict(capsys) == "○"
+
+
+WRONG_TOP_K = {
+    "unstable sort: ties in any order": lambda scores, k: np.argsort(-np.asarray(scores))[:k],
+    "worst first": lambda scores, k: np.lexsort((np.arange(len(scores)), scores))[:k],
+    "argpartition without sorting the head": lambda scores, k: np.argpartition(-np.asarray(scores), min(k, len(scores)) - 1)[:k],
+    "one short": lambda scores, k: np.lexsort((np.arange(len(scores)), -np.asarray(scores)))[: max(k - 1, 1)],
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_TOP_K.values(), ids=WRONG_TOP_K.keys())
+def test_top_k_check_rejects_plausible_mistakes(wrong, capsys):
+    assert lesson13.check_top_k(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+WRONG_IVF = {
+    "exact search, ignoring the lists": lambda index, query, k, nprobe: exact_search(index.vectors, query, k),
+    "probes the farthest lists": lambda index, query, k, nprobe: IVFIndex(
+        index.vectors, -index.centroids, index.lists).search(query, k, nprobe)[0],
+    "returns list rows unranked": lambda index, query, k, nprobe: np.concatenate(
+        [index.lists[c] for c in np.argsort(-(index.centroids @ query))[:nprobe]])[:k],
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_IVF.values(), ids=WRONG_IVF.keys())
+def test_ivf_check_rejects_plausible_mistakes(wrong, capsys):
+    assert lesson13.check_ivf_search(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def test_top_k_agrees_with_what_hybrid_memory_uses():
+    scores = np.random.default_rng(3).integers(0, 20, 5_000).astype(float)
+    for k in (1, 3, 50):
+        assert top_k(scores, k).tolist() == ranked_head(scores, k, -np.inf)[0][:k].tolist()
+
+
+def test_recall_of_an_ivf_grows_with_the_lists_probed_and_is_exact_with_all_of_them():
+    rng = np.random.default_rng(5)
+    vectors = rng.normal(size=(2_000, 32))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    index = IVFIndex.build(vectors, n_lists=16, seed=5)
+    queries = vectors[:40] + 0.1 * rng.normal(size=(40, 32))
+    recalls = [np.mean([recall_at_k(index.search(q, 10, nprobe)[0], exact_search(vectors, q, 10)) for q in queries])
+               for nprobe in (1, 4, 16)]
+    assert recalls[0] < recalls[1] < recalls[2] == 1.0
+
+
+def test_the_stretch_answer_measures_an_agreement_share():
+    texts = [f"{who} works on {what}" for who in ("Alice", "Bob", "Carol") for what in ("Raft", "Rust", "BM25")] * 4
+    share = stretch_top3_agreement(texts, ["who works on Raft", "Rust"], n_lists=4, nprobe=4)
+    assert share == 1.0  # probing every list is exact search

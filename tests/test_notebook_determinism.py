@@ -1,0 +1,93 @@
+"""`make notebooks` on unchanged code changes nothing: no timestamps, no random widget ids, no split streams.
+
+The end-to-end check runs `scripts/execute_notebooks.py` twice on copies of one
+small notebook and of the two full of widgets (lesson 11 and the chat app) and
+compares the files byte for byte; the rest checks the normalisation on hand-made notebooks.
+"""
+
+import copy
+import json
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from execute_notebooks import WIDGET_STATE, WIDGET_VIEW, normalise  # noqa: E402
+
+
+def widget_notebook(ids):
+    """A notebook showing a box (ids[0]) that holds a button (ids[1]) with a layout (ids[2]), timed and split."""
+    box, button, layout = ids
+    state = {
+        layout: {"model_name": "LayoutModel", "state": {"width": "50%"}},
+        button: {"model_name": "ButtonModel", "state": {"description": "Send", "layout": f"IPY_MODEL_{layout}"}},
+        box: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{button}"]}},
+    }
+    cell = nbformat.v4.new_code_cell("show()", execution_count=1, outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text="hello "),
+        nbformat.v4.new_output("stream", name="stdout", text="world\n"),
+        nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": box}, "text/plain": "VBox()"}),
+    ])
+    cell.id = "cell-1"  # nbformat draws cell ids at random too; committed notebooks keep theirs
+    cell.metadata["execution"] = {"iopub.status.busy": str(uuid.uuid4())}  # stands for a timestamp
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    notebook.metadata["widgets"] = {WIDGET_STATE: {"state": state, "version_major": 2, "version_minor": 0}}
+    return notebook
+
+
+def random_ids():
+    return [uuid.uuid4().hex for _ in range(3)]
+
+
+def test_the_same_widgets_with_other_random_ids_normalise_to_the_same_notebook():
+    first = normalise(widget_notebook(random_ids()), "x.ipynb")
+    second = normalise(widget_notebook(random_ids()), "x.ipynb")
+    assert nbformat.writes(first) == nbformat.writes(second)
+
+
+def test_normalised_widget_references_still_point_at_their_models():
+    notebook = normalise(widget_notebook(random_ids()), "x.ipynb")
+    state = notebook.metadata["widgets"][WIDGET_STATE]["state"]
+    box = notebook.cells[0].outputs[-1]["data"][WIDGET_VIEW]["model_id"]
+    button = state[box]["state"]["children"][0].removeprefix("IPY_MODEL_")
+    assert state[button]["state"]["description"] == "Send"
+    assert state[state[button]["state"]["layout"].removeprefix("IPY_MODEL_")]["state"] == {"width": "50%"}
+
+
+def test_timestamps_go_and_a_split_stream_becomes_one_output():
+    notebook = normalise(widget_notebook(random_ids()), "x.ipynb")
+    cell = notebook.cells[0]
+    assert "execution" not in cell.metadata
+    assert [o.output_type for o in cell.outputs] == ["stream", "display_data"]
+    assert cell.outputs[0].text == "hello world\n"
+
+
+def test_a_notebook_without_widgets_is_left_as_it_was_apart_from_timestamps():
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1", outputs=[
+        nbformat.v4.new_output("execute_result", data={"text/plain": "0123456789abcdef0123456789abcdef"})])])
+    before = copy.deepcopy(notebook)
+    assert normalise(notebook, "y.ipynb") == before
+
+
+@pytest.mark.parametrize("relative", ["notebooks/00_welcome.ipynb", "notebooks/11_chat.ipynb", "app/chat.ipynb"])
+def test_executing_a_notebook_twice_writes_the_same_bytes(tmp_path, relative):
+    shutil.copy(ROOT / "requirements.txt", tmp_path)  # lesson 00 reads the pins from the repository root
+    target = tmp_path / relative
+    target.parent.mkdir()
+    shutil.copy(ROOT / relative, target)
+    runs = []
+    for _ in range(2):
+        result = subprocess.run([sys.executable, str(ROOT / "scripts" / "execute_notebooks.py"), str(target)],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        runs.append(target.read_bytes())
+    assert runs[0] == runs[1]
+    notebook = json.loads(runs[0])
+    assert not any("execution" in cell["metadata"] for cell in notebook["cells"])
