@@ -18,23 +18,32 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.persona import AgentPersona
 from aria_kit.scripted import call_tool, say
 from aria_kit.tools import WebSearchTool
-from aria_kit.solutions.lesson06 import WordCountTool
-from aria_kit.solutions.lesson07 import make_persona, violations
-from aria_kit.solutions.lesson08 import mini_loop, two_step_script
+from aria_kit.solutions import lesson06 as sol06
+from aria_kit.solutions.lesson06 import WordCountTool, check_arguments, derive_schema, derive_schema_plus
+from aria_kit.solutions.lesson07 import compile_persona, fit_prompt, violations
+from aria_kit.solutions.lesson08 import guarded_loop, mini_loop, recalled_entries, two_step_script
+from aria_kit.solutions.lesson09 import (MemoryForgetTool, glossary_web_search, make_forget_tool, resume,
+                                         save_conversation, seed_once)
 from exercise_checks import unwritten, verdict
-from aria_kit.solutions.lesson09 import glossary_web_search, seed_once
 
 
 # ---------------------------------------------------------------- every check: solution ✓, stub ○
 
 CHECKS = [
+    (lesson06.check_derive_schema, derive_schema),
+    (lesson06.check_check_arguments, check_arguments),
     (lesson06.check_word_count_tool, WordCountTool),
-    (lesson07.check_persona, make_persona),
+    (lesson06.check_stretch_schema, derive_schema_plus),
+    (lesson07.check_compile_persona, compile_persona),
     (lesson07.check_violations, violations),
+    (lesson07.check_fit_prompt, fit_prompt),
     (lesson08.check_two_step_script, two_step_script),
     (lesson08.check_mini_loop, mini_loop),
+    (lesson08.check_recalled_entries, recalled_entries),
+    (lesson08.check_guarded_loop, guarded_loop),
     (lesson09.check_glossary_web_search, glossary_web_search),
     (lesson09.check_seed_once, seed_once),
+    (lesson09.check_forget_tool, make_forget_tool),
 ]
 
 
@@ -57,7 +66,166 @@ def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
     assert out.startswith("○") and "not done yet" in out
 
 
-# ---------------------------------------------------------------- lesson 06
+def test_resume_check_accepts_the_worked_solution(capsys):
+    assert lesson09.check_resume(save_conversation, resume) is True
+    assert verdict(capsys) == "✓"
+
+
+def test_resume_check_reports_untouched_stubs_as_not_done_yet(capsys):
+    assert lesson09.check_resume(unwritten, unwritten) is False
+    assert capsys.readouterr().out.startswith("○")
+
+
+# ---------------------------------------------------------------- lesson 06: deriving a schema
+
+
+def _required_everything(fn):
+    schema = derive_schema(fn)
+    return {**schema, "required": list(schema["properties"])}
+
+
+def _no_defaults(fn):
+    schema = derive_schema(fn)
+    return {**schema, "properties": {n: {k: v for k, v in p.items() if k != "default"}
+                                     for n, p in schema["properties"].items()}}
+
+
+def _json_type_int_first(hint):  # issubclass(bool, int): checking int first turns booleans into integers
+    import typing
+    if typing.get_origin(hint) is typing.Literal:
+        return sol06.json_type(hint)
+    for python_type, name in ((int, "integer"), (str, "string"), (float, "number")):
+        if issubclass(hint, python_type):
+            return {"type": name}
+    raise TypeError(hint)
+
+
+def _floats_as_integers(hint):
+    return {"type": "integer"} if hint is float else sol06.json_type(hint)
+
+
+def _literal_as_plain_string(hint):
+    import typing
+    return {"type": "string"} if typing.get_origin(hint) is typing.Literal else sol06.json_type(hint)
+
+
+def _guesses_string_for_untyped(fn):
+    import inspect
+    import typing
+    hints = typing.get_type_hints(fn)
+    if all(name in hints for name in inspect.signature(fn).parameters):
+        return derive_schema(fn)
+    return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+
+
+def _keeps_kwargs(fn):
+    import inspect
+    schema = derive_schema(fn)
+    for name, parameter in inspect.signature(fn).parameters.items():
+        if parameter.kind is parameter.VAR_KEYWORD:
+            schema["properties"][name] = {"type": "string"}
+    return schema
+
+
+def _docstring_across_lines(fn):
+    """The regex bug: a whitespace class after the colon runs into the next line, so "Args:" swallows a parameter."""
+    import inspect
+    import re
+    schema = derive_schema(fn)
+    found = {m.group(1): m.group(2).strip() for m in re.finditer(r"^\s*(\w+)\s*:\s*(.+)$", inspect.getdoc(fn) or "", re.M)}
+    for name, spec in schema["properties"].items():
+        spec.pop("description", None)
+        if name in found:
+            spec["description"] = found[name]
+    return schema
+
+
+def _open_schema(fn):
+    schema = derive_schema(fn)
+    schema.pop("additionalProperties")
+    return schema
+
+
+@pytest.mark.parametrize("wrong", [
+    _required_everything,
+    _no_defaults,
+    lambda fn: derive_schema(fn, to_json=_json_type_int_first),
+    lambda fn: derive_schema(fn, to_json=_floats_as_integers),
+    lambda fn: derive_schema(fn, to_json=_literal_as_plain_string),
+    _guesses_string_for_untyped,
+    _keeps_kwargs,
+    _docstring_across_lines,
+    _open_schema,
+], ids=["required-everything", "no-defaults", "bool-as-integer", "float-as-integer", "literal-without-enum",
+        "untyped-guessed", "kwargs-kept", "docstring-regex-across-lines", "extra-arguments-allowed"])
+def test_derive_schema_check_rejects_typical_wrong_derivations(wrong, capsys):
+    assert lesson06.check_derive_schema(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def test_derive_schema_check_names_the_parameter_that_differs(capsys):
+    lesson06.check_derive_schema(_no_defaults)
+    assert "`top_k` should have 'default': 3" in capsys.readouterr().out
+
+
+def test_stretch_schema_check_rejects_the_exercise_solution_without_lists(capsys):
+    assert lesson06.check_stretch_schema(derive_schema) is False
+    assert verdict(capsys) == "✗"
+
+
+# ---------------------------------------------------------------- lesson 06: validating arguments
+
+
+def _bool_is_an_integer(schema, arguments):
+    problems = check_arguments(schema, arguments)
+    return [p for p in problems if "got bool" not in p and not ("`loud`" in p and "must be" in p)] if any(
+        isinstance(v, bool) for v in arguments.values()) else problems
+
+
+def _int_is_not_a_number(schema, arguments):
+    problems = check_arguments(schema, arguments)
+    for name, value in arguments.items():
+        spec = schema["properties"].get(name, {})
+        if spec.get("type") == "number" and type(value) is int:
+            problems.append(f"argument `{name}` must be a number")
+    return problems
+
+
+def _first_problem_only(schema, arguments):
+    return check_arguments(schema, arguments)[:1]
+
+
+def _unknown_arguments_ignored(schema, arguments):
+    return [p for p in check_arguments(schema, arguments) if not p.startswith("unknown")]
+
+
+def _unknown_always_refused(schema, arguments):
+    extra = [f"unknown argument `{n}`" for n in arguments if n not in schema["properties"]]
+    return check_arguments(schema, arguments) + ([] if schema.get("additionalProperties") is False else extra)
+
+
+def _no_backticks(schema, arguments):
+    return [p.replace("`", "") for p in check_arguments(schema, arguments)]
+
+
+def _enum_ignored(schema, arguments):
+    return [p for p in check_arguments(schema, arguments) if "one of" not in p]
+
+
+@pytest.mark.parametrize("wrong", [_bool_is_an_integer, _int_is_not_a_number, _first_problem_only,
+                                   _unknown_arguments_ignored, _unknown_always_refused, _no_backticks, _enum_ignored])
+def test_check_arguments_check_rejects_typical_wrong_validators(wrong, capsys):
+    assert lesson06.check_check_arguments(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def test_worked_check_arguments_agrees_with_the_package_on_every_call_of_the_check():
+    from aria_kit.schemas import validate_arguments
+    for _, schema, arguments in lesson06.CALLS:
+        assert bool(check_arguments(schema, arguments)) == bool(validate_arguments(schema, arguments))
+
+
+# ---------------------------------------------------------------- lesson 06: a whole tool
 
 
 class CaseSensitiveWordCount(WordCountTool):
@@ -107,13 +275,66 @@ def test_word_count_check_rejects_a_tool_with_another_name(capsys):
 # ---------------------------------------------------------------- lesson 07
 
 
-def test_persona_check_rejects_a_persona_without_the_forbidden_phrase(capsys):
-    assert lesson07.check_persona(lambda: dataclasses.replace(make_persona(), forbidden_phrases=())) is False
-    assert "Great question" in capsys.readouterr().out
+def _hard_coded_aria(persona):
+    return dataclasses.replace(persona, name="Aria", role="a precise research assistant").system_prompt() \
+        if persona.name == "Aria" else compile_persona(dataclasses.replace(persona, traits=()))
 
 
-def test_persona_check_rejects_another_role(capsys):
-    assert lesson07.check_persona(lambda: dataclasses.replace(make_persona(), role="a code reviewer")) is False
+def _always_a_traits_line(persona):
+    text = compile_persona(persona)
+    return text if persona.traits else text.replace("\n\nRules:", "\n\nTraits: .\n\nRules:", 1)
+
+
+def _phrases_without_quotes(persona):
+    return compile_persona(persona).replace('", "', ", ").replace('Never say: "', "Never say: ").replace('".', ".")
+
+
+def _rules_from_zero(persona):
+    import re
+    return re.sub(r"^(\d)\. ", lambda m: f"{int(m.group(1)) - 1}. ", compile_persona(persona), flags=re.M)
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda persona: compile_persona(persona) + "\n",
+    _hard_coded_aria,
+    _always_a_traits_line,
+    _phrases_without_quotes,
+    _rules_from_zero,
+    lambda persona: compile_persona(persona).replace("\n\nGoals:", "\nGoals:"),
+], ids=["trailing-newline", "only-aria-right", "empty-traits-line", "unquoted-phrases", "rules-from-zero",
+        "missing-blank-line"])
+def test_compile_persona_check_rejects_typical_wrong_compilers(wrong, capsys):
+    assert lesson07.check_compile_persona(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def test_compile_persona_check_names_the_first_differing_line(capsys):
+    lesson07.check_compile_persona(lambda persona: compile_persona(persona) + "\n")
+    assert "no trailing newline" in capsys.readouterr().out
+
+
+def _cut_mid_entry(persona, hits, max_chars):
+    return persona.system_prompt(hits)[:max_chars]
+
+
+def _drops_the_best_first(persona, hits, max_chars):
+    for start in range(len(hits) + 1):
+        prompt = persona.system_prompt(hits[start:])
+        if len(prompt) <= max_chars:
+            return prompt
+    return persona.system_prompt()
+
+
+def _never_raises(persona, hits, max_chars):
+    try:
+        return fit_prompt(persona, hits, max_chars)
+    except ValueError:
+        return persona.system_prompt()
+
+
+@pytest.mark.parametrize("wrong", [_cut_mid_entry, _drops_the_best_first, _never_raises])
+def test_fit_prompt_check_rejects_budgets_met_the_wrong_way(wrong, capsys):
+    assert lesson07.check_fit_prompt(wrong) is False
     assert verdict(capsys) == "✗"
 
 
@@ -210,6 +431,68 @@ def test_worked_mini_loop_matches_the_agent_on_a_bad_call_then_a_fix():
     llm.assert_all_used()
 
 
+def _old_line_format(prompt):
+    import re
+    return re.findall(r"^- \[(mem_\d+)\] \([^)]*\) (.*)$", prompt, flags=re.M)
+
+
+def _text_sliced_out_of_the_json(prompt):  # escapes stay escaped: "\\n" instead of a line break
+    import re
+    return list(zip(re.findall(r'"id": "(mem_\d+)"', prompt), re.findall(r'"text": "(.*?)"}', prompt)))
+
+
+def _every_line_split_on_newlines_in_text(prompt):  # splits the escaped text too, and loses the entry's tail
+    import json
+    entries = []
+    for line in prompt.replace("\\n", "\n").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        entries.append((entry["id"], entry["text"]))
+    return entries
+
+
+def _ids_from_the_text_too(prompt):  # trusts any mem_ id it sees, including one inside a memory's text
+    import re
+    return [(i, t) for i, t in recalled_entries(prompt)] + [
+        (i, "") for i in re.findall(r"mem_099\d", prompt)]
+
+
+@pytest.mark.parametrize("wrong", [_old_line_format, _text_sliced_out_of_the_json,
+                                   _every_line_split_on_newlines_in_text, _ids_from_the_text_too])
+def test_recalled_entries_check_rejects_parsers_that_do_not_read_entries_as_json(wrong, capsys):
+    assert lesson08.check_recalled_entries(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def _guard_by_raw_text(llm, tools, user_message, max_rounds=4):
+    """Compares the raw JSON text, so the same call with its keys in another order runs again."""
+    messages, seen = [{"role": "user", "content": user_message}], set()
+    for _ in range(max_rounds):
+        reply = llm.complete(messages, [t.schema() for t in tools.values()])
+        messages.append(reply.to_dict())
+        if not reply.tool_calls:
+            return reply.content or ""
+        for call in reply.tool_calls:
+            key = (call.name, call.arguments)
+            if key in seen:
+                result = "Error: already called."
+            elif call.name in tools:
+                result = tools[call.name].invoke(call.arguments)
+            else:
+                result = f"Error: unknown tool `{call.name}`"
+            seen.add(key)
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+    return "Round limit reached."
+
+
+@pytest.mark.parametrize("wrong", [mini_loop, _guard_by_raw_text])
+def test_guarded_loop_check_rejects_loops_that_rerun_a_repeated_call(wrong, capsys):
+    assert lesson08.check_guarded_loop(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
 # ---------------------------------------------------------------- lesson 09
 
 
@@ -244,4 +527,89 @@ def _seed_in_process_only(path):
 @pytest.mark.parametrize("wrong", [_seed_every_time, _seed_in_process_only])
 def test_seed_once_check_rejects_duplicate_or_unsaved_seeding(wrong, capsys):
     assert lesson09.check_seed_once(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def _resume_without_history(memory_path, history_path, llm):
+    from aria_kit.demo import make_agent
+    return make_agent(memory_path=memory_path, llm=llm, verbose=False)
+
+
+def _resume_in_a_fresh_memory(memory_path, history_path, llm):
+    agent = resume(memory_path, history_path, llm)
+    agent.memory.close()
+    from aria_kit.demo import make_agent
+    fresh = make_agent(llm=llm, verbose=False)
+    fresh.history = agent.history
+    return fresh
+
+
+def _save_only_the_answers(agent, path):
+    save_conversation(type("A", (), {"history": [m for m in agent.history if m["role"] == "assistant"]})(), path)
+
+
+@pytest.mark.parametrize(("save", "load"), [(save_conversation, _resume_without_history),
+                                            (save_conversation, _resume_in_a_fresh_memory),
+                                            (_save_only_the_answers, resume)])
+def test_resume_check_rejects_a_conversation_or_memory_that_is_not_restored(save, load, capsys):
+    assert lesson09.check_resume(save, load) is False
+    assert verdict(capsys) == "✗"
+
+
+# ---------------------------------------------------------------- exercise 09.3: a memory_forget tool
+
+
+
+def test_forget_check_accepts_the_worked_solution(capsys):
+    assert lesson09.check_forget_tool(make_forget_tool) is True
+    assert verdict(capsys) == "✓"
+
+
+def test_forget_check_reports_an_untouched_stub_as_not_done_yet(capsys):
+    class Stub(MemoryForgetTool):
+        def run(self, memory_id: str) -> str:
+            raise NotImplementedError
+
+    assert lesson09.check_forget_tool(Stub) is False
+    assert capsys.readouterr().out.startswith("○")
+
+
+class ClaimsSuccessAlways(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """memory_id: The id."""
+        self.memory.delete(memory_id)
+        return f"Forgot {memory_id}."
+
+
+class RaisesOnUnknownIds(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """memory_id: The id."""
+        if self.memory.get(memory_id) is None:
+            raise KeyError(memory_id)
+        self.memory.delete(memory_id)
+        return f"Forgot {memory_id}."
+
+
+class ForgetsNothing(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """memory_id: The id."""
+        return f"Forgot {memory_id}."
+
+
+class UndocumentedId(MemoryForgetTool):
+    def run(self, memory_id: str) -> str:
+        """Forget."""
+        return MemoryForgetTool.run(self, memory_id)
+
+
+class ForgetsByPosition(MemoryForgetTool):
+    def run(self, memory_id: int) -> str:
+        """memory_id: The position of the memory, from 1."""
+        return MemoryForgetTool.run(self, f"mem_{memory_id:04d}")
+
+
+@pytest.mark.parametrize("wrong", [ClaimsSuccessAlways, RaisesOnUnknownIds, ForgetsNothing, UndocumentedId,
+                                   ForgetsByPosition])
+def test_forget_check_rejects_tools_that_lie_raise_or_misdescribe(wrong, capsys):
+    assert lesson09.check_forget_tool(wrong) is False
     assert verdict(capsys) == "✗"

@@ -22,11 +22,12 @@ from aria_kit.interfaces import MemoryRecord
 from aria_kit.persona import ARIA
 from aria_kit.scripted import ScriptedProvider
 from exercise_checks import unwritten, verdict
-from aria_kit.solutions.lesson11 import render_memory, render_panel
+from aria_kit.solutions.lesson11 import highlight, render_memory, render_panel
 from toy_memory import ToyMemory
 
 
-CHECKS = [(lesson11.check_render_memory, render_memory), (lesson11.check_render_panel, render_panel)]
+CHECKS = [(lesson11.check_render_memory, render_memory), (lesson11.check_render_panel, render_panel),
+          (lesson11.check_highlight, highlight)]
 IDS = [check.__name__ for check, _ in CHECKS]
 
 
@@ -182,3 +183,51 @@ def test_render_panel_check_rejects_panels_that_miss_a_requirement(wrong, hint, 
 def test_worked_render_panel_says_one_older_memory_in_the_singular():
     records = [MemoryRecord(f"mem_{n:04d}", f"Fact {n}.", {"category": "fact"}) for n in (1, 2, 3)]
     assert "… and 1 older memory." in render_panel(records, limit=2)
+
+
+# ---------------------------------------------------------------- stretch 11: highlighting
+
+
+def _escape_then_mark(text, words):  # marks inside entities: "&amp;" becomes "&<mark>amp</mark>;"
+    marked = escape(text)
+    for word in words:
+        marked = re.sub(rf"\b{re.escape(word)}\b", lambda m: f"<mark>{m.group(0)}</mark>", marked, flags=re.I)
+    return marked
+
+
+def _mark_then_escape(text, words):  # the <mark> tags themselves get escaped and show as text
+    marked = text
+    for word in words:
+        marked = re.sub(rf"\b{re.escape(word)}\b", lambda m: f"<mark>{m.group(0)}</mark>", marked, flags=re.I)
+    return escape(marked)
+
+
+def _case_sensitive(text, words):
+    pieces, start = [], 0
+    for match in re.finditer("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in words) or r"(?!)", text):
+        pieces += [escape(text[start:match.start()]), f"<mark>{escape(match.group(0))}</mark>"]
+        start = match.end()
+    return "".join(pieces) + escape(text[start:])
+
+
+def _regex_characters_unescaped(text, words):
+    pieces, start = [], 0
+    for match in re.finditer("|".join(rf"(?<!\w){w}(?!\w)" for w in words) or r"(?!)", text, flags=re.I):
+        pieces += [escape(text[start:match.start()]), f"<mark>{escape(match.group(0))}</mark>"]
+        start = match.end()
+    return "".join(pieces) + escape(text[start:])
+
+
+def _substrings_too(text, words):
+    pieces, start = [], 0
+    for match in re.finditer("|".join(re.escape(w) for w in words) or r"(?!)", text, flags=re.I):
+        pieces += [escape(text[start:match.start()]), f"<mark>{escape(match.group(0))}</mark>"]
+        start = match.end()
+    return "".join(pieces) + escape(text[start:])
+
+
+@pytest.mark.parametrize("wrong", [_escape_then_mark, _mark_then_escape, _case_sensitive, _regex_characters_unescaped,
+                                   _substrings_too])
+def test_highlight_check_rejects_marking_that_changes_the_text_or_misses_words(wrong, capsys):
+    assert lesson11.check_highlight(wrong) is False
+    assert verdict(capsys) == "✗"

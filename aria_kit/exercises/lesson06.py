@@ -1,20 +1,174 @@
-"""Exercise check for lesson 06 (tools and schemas): write a tool whose schema comes from its ``run``.
+"""Exercise checks for lesson 06 (tools and schemas): derive a schema, validate arguments, write a tool.
 
-``check_word_count_tool(WordCountTool)`` takes the learner's class, makes one,
-and checks both halves of a tool: the schema the model will see (derived by
-``Tool.schema`` from ``run``'s type hints, defaults and docstring) and what
-``invoke`` does with arguments a model might send. It does not check the wording
-of the description, only that there is one.
+``check_derive_schema(derive_schema)`` compares the learner's schema derivation
+with the package's ``schema_from_function`` on several signatures (defaults,
+``Literal``, ``bool``, no docstring, a bound method, ``**kwargs``, a missing
+hint). ``check_check_arguments(check_arguments)`` compares the learner's
+validator with ``validate_arguments``: for each call it must find a problem with
+the same arguments (the wording is the learner's own). ``check_word_count_tool``
+checks a whole tool, and ``check_stretch_schema`` the stretch task (``list[X]``
+and ``X | None``). The checks judge behaviour, never how the code is written.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Callable
+from typing import Any, Literal, Optional
 
 from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Tool
+from aria_kit.schemas import schema_from_function, validate_arguments
 
 SOLUTION = "lesson06"
+
+
+# ---------------------------------------------------------------- signatures the checks derive schemas from
+
+
+def search_notes(query: str, top_k: int = 3) -> str:
+    """Search the notes.
+
+    query: What to look for.
+    top_k: How many notes to return.
+    """
+    return ""
+
+
+def convert_distance(amount: float, unit: Literal["km", "mi"] = "km") -> str:
+    """Convert a distance.
+
+    Args:
+        amount: The distance to convert.
+        unit: The unit `amount` is in.
+
+    Returns: the distance in the other unit.
+    """
+    return ""
+
+
+def shout(text: str, loud: bool = False, times: int = 1) -> str:  # no docstring: no descriptions
+    return ""
+
+
+def log_event(message: str, **extra: str) -> str:
+    """message: What happened."""
+    return ""
+
+
+class Greeter:
+    def run(self, name: str, polite: bool = True) -> str:
+        """name: Whom to greet."""
+        return ""
+
+
+def untyped(amount, unit: str = "km") -> str:
+    """amount: The distance."""
+    return ""
+
+
+def tags_and_limit(tags: list[str], limit: Optional[int] = None, note: str | None = None) -> str:
+    """tags: Labels to match, all of them.
+    limit: At most this many results.
+    """
+    return ""
+
+
+SIGNATURES: list[tuple[str, Callable[..., Any]]] = [
+    ("search_notes(query: str, top_k: int = 3)", search_notes),
+    ('convert_distance(amount: float, unit: Literal["km", "mi"] = "km")', convert_distance),
+    ("shout(text: str, loud: bool = False, times: int = 1), no docstring", shout),
+    ("log_event(message: str, **extra: str)", log_event),
+    ("Greeter().run, a bound method with `self`", Greeter().run),
+]
+
+
+def _first_difference(mine: dict[str, Any], reference: dict[str, Any]) -> str:
+    """Name the first thing that differs between two parameter schemas, in words a learner can act on."""
+    for key in ("type", "additionalProperties"):
+        if mine.get(key) != reference.get(key):
+            return f"the top level should have {key!r}: {reference.get(key)!r}, yours has {mine.get(key)!r}"
+    mine_props, ref_props = mine.get("properties") or {}, reference.get("properties") or {}
+    if list(mine_props) != list(ref_props):
+        return f"the properties should be {list(ref_props)} (in signature order), yours are {list(mine_props)}"
+    for name, ref in ref_props.items():
+        got = mine_props[name]
+        for key in sorted(set(ref) | set(got)):
+            if got.get(key) != ref.get(key):
+                if key not in ref:
+                    return f"`{name}` should have no {key!r} (yours says {got[key]!r})"
+                return f"`{name}` should have {key!r}: {ref[key]!r}, yours has {got.get(key)!r}"
+    if mine.get("required") != reference.get("required"):
+        return (f"'required' should be {reference.get('required')!r} (the parameters without a default, in order), "
+                f"yours is {mine.get('required')!r}")
+    extra = sorted(set(mine) - set(reference))
+    return f"yours has extra keys {extra}" if extra else "the two differ"
+
+
+def _derive_test(derive_schema: Callable[[Callable[..., Any]], dict[str, Any]]) -> None:
+    for label, fn in SIGNATURES:
+        mine, reference = derive_schema(fn), schema_from_function(fn)
+        assert isinstance(mine, dict), f"derive_schema returned a {type(mine).__name__}; return a dict"
+        assert mine == reference, f"for {label}: {_first_difference(mine, reference)}"
+    try:
+        result = derive_schema(untyped)
+    except TypeError:
+        return
+    raise AssertionError(f"untyped(amount, unit: str = 'km') has no hint on `amount`; raise TypeError instead of "
+                         f"guessing (you returned {result!r})")
+
+
+# ---------------------------------------------------------------- argument validation
+
+_SEARCH = schema_from_function(search_notes)
+_CONVERT = schema_from_function(convert_distance)
+_SHOUT = schema_from_function(shout)
+_OPEN = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}  # extras allowed
+
+CALLS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("a good call", _SEARCH, {"query": "order 4821", "top_k": 2}),
+    ("the default left out", _SEARCH, {"query": "order 4821"}),
+    ("a required argument missing", _SEARCH, {"top_k": 2}),
+    ("an unknown argument", _SEARCH, {"query": "order 4821", "limit": 2}),
+    ("a string where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": "2"}),
+    ("true where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": True}),
+    ("2.5 where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": 2.5}),
+    ("an integer where a number belongs", _CONVERT, {"amount": 3}),
+    ("a value outside the enum", _CONVERT, {"amount": 3.5, "unit": "miles"}),
+    ("three mistakes at once", _CONVERT, {"amount": "far", "unit": "parsec", "speed": 1}),
+    ("1 where a boolean belongs", _SHOUT, {"text": "hi", "loud": 1}),
+    ("a boolean where it belongs", _SHOUT, {"text": "hi", "loud": True, "times": 2}),
+    ("an extra argument a schema allows", _OPEN, {"city": "Oslo", "units": "metric"}),
+    ("nothing at all", _SEARCH, {}),
+]
+
+
+def _named(problems: list[str]) -> list[str]:
+    """The argument each problem is about: the first name in backticks."""
+    names = []
+    for problem in problems:
+        match = re.search(r"`([^`]+)`", problem)
+        names.append(match.group(1) if match else "?")
+    return sorted(names)
+
+
+def _arguments_test(check_arguments: Callable[[dict[str, Any], dict[str, Any]], list[str]]) -> None:
+    for label, schema, arguments in CALLS:
+        mine = check_arguments(schema, dict(arguments))
+        assert isinstance(mine, list) and all(isinstance(p, str) for p in mine), (
+            f"check_arguments should return a list of strings, got {mine!r}")
+        expected = _named(validate_arguments(schema, arguments))
+        if not expected:
+            assert not mine, f"{label} ({arguments}) is valid, but you reported {mine}"
+            continue
+        assert "?" not in _named(mine), (
+            f"for {label} you reported {mine}: put the argument's name in backticks, e.g. \"argument `query` is required\"")
+        assert _named(mine) == expected, (
+            f"for {label} ({arguments}) expected one problem about each of {expected}, you reported {mine}")
+
+
+# ---------------------------------------------------------------- a whole tool
 
 
 def _word_count_test(tool_class: type[Tool]) -> None:
@@ -49,6 +203,70 @@ def _word_count_test(tool_class: type[Tool]) -> None:
     assert wrong.startswith("Error:"), f"invoke with text=42 should be refused by the schema, got {wrong!r}"
 
 
+def _stretch_test(derive_schema: Callable[[Callable[..., Any]], dict[str, Any]]) -> None:
+    mine, reference = derive_schema(tags_and_limit), schema_from_function(tags_and_limit)
+    assert mine == reference, (f"for tags_and_limit(tags: list[str], limit: Optional[int] = None, "
+                               f"note: str | None = None): {_first_difference(mine, reference)}")
+    _derive_test(derive_schema)  # the extension must not break what already worked
+
+
+def check_derive_schema(derive_schema: Callable[[Callable[..., Any]], dict[str, Any]]) -> bool:
+    """Check exercise 06.1: ``derive_schema(fn)`` equals ``schema_from_function(fn)`` on several signatures."""
+    return check("Exercise 06.1 (derive a schema)", lambda: _derive_test(derive_schema), SOLUTION)
+
+
+def check_check_arguments(check_arguments: Callable[[dict[str, Any], dict[str, Any]], list[str]]) -> bool:
+    """Check exercise 06.2: ``check_arguments`` finds a problem with the same arguments as ``validate_arguments``."""
+    return check("Exercise 06.2 (validate arguments)", lambda: _arguments_test(check_arguments), SOLUTION)
+
+
 def check_word_count_tool(tool_class: type[Tool]) -> bool:
-    """Check a ``word_count`` tool: typed, documented ``run(text, unique=False)`` returning the count as text."""
-    return check("Exercise 6.1 (a word_count tool)", lambda: _word_count_test(tool_class), SOLUTION)
+    """Check exercise 06.3: a ``word_count`` tool, typed and documented ``run(text, unique=False)``."""
+    return check("Exercise 06.3 (a word_count tool)", lambda: _word_count_test(tool_class), SOLUTION)
+
+
+def check_stretch_schema(derive_schema: Callable[[Callable[..., Any]], dict[str, Any]]) -> bool:
+    """Check stretch 06: ``derive_schema`` also handles ``list[X]`` and ``X | None`` like the package."""
+    return check("Stretch 06 (lists and optional values)", lambda: _stretch_test(derive_schema), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 06", [
+    Question(
+        "A tool's `run(self, query: str, top_k: int = 3)` has no docstring. What does the model learn about `top_k`?",
+        {"a": "Nothing: without a docstring the parameter is left out of the schema",
+         "b": "Its type (integer), that it is optional, and its default 3, but no description",
+         "c": "Its type, default and a description guessed from its name"},
+        "b",
+        "the signature alone gives the type, the default and so 'not required'; only descriptions need the docstring.",
+        {"a": "every typed parameter is in the schema; the docstring only adds descriptions.",
+         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}),
+    Question(
+        "The model sends `{\"query\": \"order 4821\", \"top_k\": true}` to memory_search. What happens?",
+        {"a": "top_k is read as 1, because in Python True == 1",
+         "b": "run raises TypeError and the agent crashes",
+         "c": "invoke answers 'Error: … `top_k` must be of type integer, got bool' and run is not called"},
+        "c",
+        "JSON true is a boolean, not an integer; validation refuses it before run, and the model can fix its call.",
+        {"a": "that is exactly the mistake a validator must not make: isinstance(True, int) is true in Python, "
+              "so the check has to rule bool out explicitly.",
+         "b": "invoke validates first and answers with text; a bad argument never reaches run."}),
+    Question(
+        "Why does the kit refuse `().__class__.__base__.__subclasses__()` instead of running it with empty builtins?",
+        {"a": "Empty builtins hide names, not objects: the expression walks from a tuple to every loaded class",
+         "b": "It is too slow to compute",
+         "c": "It uses a name that is not in math"},
+        "a",
+        "`eval` with no builtins is not a sandbox; the calculator parses the text and allows a short whitelist.",
+        {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
+         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}),
+    Question(
+        "memory_search's schema says `top_k` is an integer, but `run` itself refuses 50. Why not only the schema?",
+        {"a": "The schema is wrong and should be fixed",
+         "b": "The derived schema records types, not ranges, so run checks the rest and answers in the same Error: style",
+         "c": "Models never send out-of-range values, so the check in run is only for humans"},
+        "b",
+        "the schema catches what it can express; the tool checks the rest, and both reply with text the model can act on.",
+        {"a": "the schema is right about the type; it simply cannot say '1 to 10' because the derivation does not "
+              "read ranges from a signature.",
+         "c": "models do send them (the lesson's table shows one); every argument is untrusted."}),
+])

@@ -4,7 +4,11 @@
 an offline agent and asks it about Raft. ``check_seed_once(seed_once)`` calls the
 learner's function twice on the same file in a temporary folder (deleted
 afterwards) and checks that the file holds the seven demo facts exactly once,
-as a notebook re-run or a kernel restart would need.
+as a notebook re-run or a kernel restart would need. ``check_forget_tool`` checks
+a tool the learner designs, ``memory_forget``, on its own and inside a scripted
+turn of a real agent. ``check_resume`` checks the
+stretch task: a conversation saved to a file and resumed by a new agent, which
+must send the model exactly the history the first agent had.
 """
 
 from __future__ import annotations
@@ -12,12 +16,18 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from aria_kit.demo import DEMO_FACTS, make_agent
+from aria_kit.agent import AutonomousAgent
+from aria_kit.demo import DEMO_FACTS, make_agent, seed_memory
 from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.tools import default_tools
 from aria_kit.interfaces import MemoryBackend, Tool
 from aria_kit.offline import OfflineProvider
+from aria_kit.persona import ARIA
+from aria_kit.scripted import ScriptedProvider, call_tool, say
 
 SOLUTION = "lesson09"
 
@@ -60,11 +70,134 @@ def _seed_once_test(seed_once: Callable[[Path], MemoryBackend]) -> None:
                 "open your memory with path=path so it is saved")
 
 
+def _forget_test(make_forget_tool: Callable[[MemoryBackend], Tool]) -> None:
+    memory = HybridMemory()
+    seed_memory(memory)
+    tool = make_forget_tool(memory)
+    assert isinstance(tool, Tool), f"make_forget_tool returned a {type(tool).__name__}; return a Tool"
+    first = tool.invoke('{"memory_id": "mem_0007"}')
+    assert tool.name == "memory_forget", f"the tool is called {tool.name!r}; name it 'memory_forget'"
+    assert tool.description.strip(), "the description is empty: tell the model what the tool does, and that it cannot be undone"
+    parameters = tool.schema()["function"]["parameters"]
+    assert list(parameters["properties"]) == ["memory_id"] and parameters["required"] == ["memory_id"], (
+        f"run should take exactly one required parameter, memory_id; the schema says {parameters}")
+    assert parameters["properties"]["memory_id"].get("type") == "string", "annotate it `memory_id: str`"
+    assert parameters["properties"]["memory_id"].get("description"), "describe memory_id in run's docstring"
+    assert not first.startswith("Error") and "mem_0007" in first, (
+        f"forgetting mem_0007 should succeed and name it, got {first!r}")
+    assert memory.get("mem_0007") is None and len(memory) == len(DEMO_FACTS) - 1, (
+        "mem_0007 is still in the memory: call memory.delete(memory_id)")
+    for raw, what in (('{"memory_id": "mem_0007"}', "a memory that is already gone"),
+                      ('{"memory_id": "mem_0999"}', "an id that was never stored"),
+                      ('{"memory_id": "order 4821"}', "text that is not an id")):
+        reply = tool.invoke(raw)
+        assert isinstance(reply, str) and reply.startswith("Error"), (
+            f"forgetting {what} ({raw}) should answer with text starting 'Error', got {reply!r}")
+        assert "mem_" in reply or "order 4821" in reply, f"say which id was not found: {reply!r}"
+    assert len(memory) == len(DEMO_FACTS) - 1, "a failed forget must not delete anything"
+
+    llm = ScriptedProvider([call_tool("memory_forget", {"memory_id": "mem_0001"}), say("Forgotten [mem_0001].")])
+    agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory))
+    agent.register_tool(make_forget_tool(memory))
+    agent.chat("Forget that Alice likes Rust.")
+    llm.assert_all_used()
+    result = next(s.detail["result"] for s in agent.last_turn.steps if s.kind == "tool")
+    assert not result.startswith("Error") and memory.get("mem_0001") is None, (
+        f"inside a turn, memory_forget should have deleted mem_0001; the tool answered {result!r}")
+
+
+def check_forget_tool(make_forget_tool: Callable[[MemoryBackend], Tool]) -> bool:
+    """Check exercise 09.3: a ``memory_forget`` tool that deletes one memory by id and reports what it did."""
+    return check("Exercise 09.3 (a memory_forget tool)", lambda: _forget_test(make_forget_tool), SOLUTION)
+
+
 def check_glossary_web_search(glossary_web_search: Callable[[], Tool]) -> bool:
-    """Check exercise 9.1: a ``web_search`` tool whose knowledge also covers Raft, hot-swapped into an agent."""
-    return check("Exercise 9.1 (hot-swap a web tool)", lambda: _glossary_test(glossary_web_search), SOLUTION)
+    """Check exercise 09.1: a ``web_search`` tool whose knowledge also covers Raft, hot-swapped into an agent."""
+    return check("Exercise 09.1 (hot-swap a web tool)", lambda: _glossary_test(glossary_web_search), SOLUTION)
 
 
 def check_seed_once(seed_once: Callable[[Path], MemoryBackend]) -> bool:
-    """Check exercise 9.2: ``seed_once(path)`` opens the memory file and seeds the demo facts only if it is empty."""
-    return check("Exercise 9.2 (seed a memory file once)", lambda: _seed_once_test(seed_once), SOLUTION)
+    """Check exercise 09.2: ``seed_once(path)`` opens the memory file and seeds the demo facts only if it is empty."""
+    return check("Exercise 09.2 (seed a memory file once)", lambda: _seed_once_test(seed_once), SOLUTION)
+
+
+def _resume_test(save_conversation: Callable[..., None], resume: Callable[..., Any]) -> None:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
+        memory_path, history_path = Path(folder) / "memory.sqlite", Path(folder) / "history.json"
+        first = make_agent(memory_path=memory_path, llm=OfflineProvider(), verbose=False)
+        seed_memory(first.memory)
+        first.chat("Remember that Alice's favourite editor is Helix — not Vim.")
+        first.chat("What is Alice's favourite editor?")
+        save_conversation(first, history_path)
+        first.memory.close()
+        assert history_path.exists(), f"save_conversation wrote nothing to {history_path.name}"
+
+        llm = ScriptedProvider([say("ok")])
+        second = resume(memory_path, history_path, llm)
+        try:
+            assert len(second.memory) == len(DEMO_FACTS) + 1, (
+                f"the resumed agent's memory holds {len(second.memory)} memories; open the memory file at memory_path")
+            assert second.history == first.history, (
+                "the resumed agent's history differs from the saved one; load every message, in order, unchanged")
+            second.chat("And what is the deadline?")
+            sent = llm.requests[0]["messages"]
+            assert sent[1:-1] == first.history, (
+                "the model was not sent the saved conversation between the system prompt and the new message")
+            llm.assert_all_used()
+        finally:
+            second.memory.close()
+
+
+def check_resume(save_conversation: Callable[..., None], resume: Callable[..., Any]) -> bool:
+    """Check stretch 09: ``save_conversation(agent, path)`` and ``resume(memory_path, history_path, llm)``."""
+    return check("Stretch 09 (resume a conversation)", lambda: _resume_test(save_conversation, resume), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 09", [
+    Question(
+        "register_tool(StorageWebSearch()) is called while the agent is running. What changes?",
+        {"a": "The tool named web_search is replaced; history, memory and the other tools stay",
+         "b": "The agent restarts with an empty history",
+         "c": "A second web_search is added next to the first"},
+        "a",
+        "tools are looked up by name, so a tool with the same name replaces the old one in place.",
+        {"b": "nothing else is touched; that is what makes it a hot swap.",
+         "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."}),
+    Question(
+        "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the file?",
+        {"a": "The seven facts, once",
+         "b": "Every fact twice, because the file outlives the first run",
+         "c": "Only the second run's facts; opening a file empties it"},
+        "b",
+        "a file remembers across runs; seed only when the memory is empty (exercise 09.2).",
+        {"a": "store does not look for duplicates; each call adds a memory with a new id.",
+         "c": "opening a memory file never deletes anything: that is the point of persistence."}),
+    Question(
+        "Why does the lesson start a new Python process to test persistence, not just a new HybridMemory object?",
+        {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in memory",
+         "b": "HybridMemory cannot be opened twice in one process",
+         "c": "Subprocesses are faster"},
+        "a",
+        "only a fresh process proves that everything came from the file.",
+        {"b": "it can (the lesson does it); the point is what a new object might still share with the old one.",
+         "c": "a new process is slower; it is used because it is a stronger test."}),
+    Question(
+        "Turn 1 (project, deadline, algorithm) quotes Alice's favourite language too. Whose limitation is that?",
+        {"a": "The hybrid search's: it should not have found the Rust fact",
+         "b": "The offline stand-in's: it lists every hit sharing a distinguishing word, and cannot judge relevance",
+         "c": "The persona's: it asks to quote ids"},
+        "b",
+        "recall is a search, not understanding; a language model would read the hits and leave the Rust fact out.",
+        {"a": "the Rust fact shares the word 'Alice' and is the vector side's best match for 'What is Alice's "
+              "project'; search found what the words asked for.",
+         "c": "quoting ids is about sources; the stand-in's rules decide which hits it quotes."}),
+    Question(
+        "Your memory_forget tool is asked to forget an id that does not exist. What should it do?",
+        {"a": "Raise KeyError so the bug is visible",
+         "b": "Answer 'Error: …' text naming the id, so the model can check the id and try again",
+         "c": "Answer 'Done' anyway; the memory is gone either way"},
+        "b",
+        "a model's wrong id is the model's mistake: it goes back as text the model can act on, like any bad call.",
+        {"a": "exceptions are for bugs in our code; a tool the model called wrongly answers with text (lesson 06).",
+         "c": "a tool must not claim success it did not have: the model would tell the user something false."}),
+])

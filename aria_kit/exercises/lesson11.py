@@ -8,7 +8,9 @@ from the record, and the visible text must be the record's id, category and
 text exactly as stored (escaped once, not twice, and not stripped).
 ``check_render_panel(render_panel)`` checks a newest-first list of such rows
 with a limit and an "… and N older" line, like the chat widget's memory panel.
-Neither judges the markup's looks: only what a browser would build and show.
+``check_highlight(highlight)`` checks the stretch task: query words marked with
+``<mark>`` in a memory's text, without ever marking inside an escaped entity.
+None judges the markup's looks: only what a browser would build and show.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from html import escape
 from html.parser import HTMLParser
 
 from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import MemoryRecord
 
 SOLUTION = "lesson11"
@@ -138,3 +141,103 @@ def check_render_memory(render_memory: Callable[[MemoryRecord], str]) -> bool:
 def check_render_panel(render_panel: Callable[[Sequence[MemoryRecord], int], str]) -> bool:
     """Check exercise 11.2: the newest ``limit`` memories, newest first, safely, with an "… and N older" line."""
     return check("Exercise 11.2 (a memory panel)", lambda: _render_panel_test(render_panel), SOLUTION)
+
+
+class Marked(Rendered):
+    """Rendered, plus the text inside each <mark> element."""
+
+    def __init__(self, markup: str) -> None:
+        self.marks: list[str] = []
+        self._depth = 0
+        super().__init__(markup)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        super().handle_starttag(tag, attrs)
+        if tag == "mark":
+            self._depth += 1
+            self.marks.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "mark":
+            self._depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        super().handle_data(data)
+        if self._depth > 0:
+            self.marks[-1] += data
+
+
+def _expected_marks(text: str, words: Sequence[str]) -> list[str]:
+    pattern = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return [m.group(0) for m in re.finditer(rf"(?<!\w)(?:{pattern})(?!\w)", text, flags=re.I)] if words else []
+
+
+HIGHLIGHT_CASES = [
+    ("Alice's favourite editor is Helix.", ["editor"]),
+    ("The EDITOR and the Editor: same word.", ["editor"]),
+    ("Tom & Jerry's \"Q&A\" uses <b>, not bold.", ["amp", "quot", "lt", "bold"]),  # entity names are not words here
+    ("<img src=x onerror=alert(1)> is a payload", ["img", "payload"]),
+    ("VelocityDB v1.0 ships, v1x0 does not.", ["v1.0"]),  # a word with a regex character in it
+    ("Raft and raftsman.", ["raft"]),  # whole words only
+    ("Nothing to see.", []),
+]
+
+
+def _highlight_test(highlight: Callable[[str, Sequence[str]], str]) -> None:
+    for text, words in HIGHLIGHT_CASES:
+        what = f"highlight({text!r}, {words})"
+        markup = highlight(text, list(words))
+        rendered = _render_safely(markup, what)
+        other = sorted(rendered.tags - {"mark"})
+        assert not other, f"{what} produced {other}; use only <mark> around the matches"
+        shown = Marked(markup)
+        assert shown.text == text, (
+            f"{what}: a browser would show {shown.text!r}, not the text itself. Escape the text once, and mark whole "
+            "matches of the original text, never inside an escaped entity such as &amp;")
+        expected = _expected_marks(text, words)
+        assert shown.marks == expected, f"{what} marks {shown.marks}; expected {expected} (whole words, any case)"
+
+
+def check_highlight(highlight: Callable[[str, Sequence[str]], str]) -> bool:
+    """Check stretch 11: ``highlight(text, words)`` shows ``text`` exactly, with each whole-word match in <mark>."""
+    return check("Stretch 11 (highlight query words safely)", lambda: _highlight_test(highlight), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 11", [
+    Question(
+        "A memory's text is `<img src=x onerror=alert(1)>`. What must the chat do before putting it in an HTML widget?",
+        {"a": "Nothing: memories are stored by the agent, so they are safe",
+         "b": "Pass it through html.escape once, so the browser shows the characters and builds no element",
+         "c": "Remove everything between < and >"},
+        "b",
+        "escaped once, the payload is shown as text; the browser builds no image and runs no handler.",
+        {"a": "a memory can come from a user, a model or a web page; anything not written by the page's own code is data.",
+         "c": "stripping loses the memory's real text (\"uses <b>, not bold\" would lose a word) and is easy to get wrong."}),
+    Question(
+        "Why is escaping twice a bug, not extra safety?",
+        {"a": "It is extra safety; there is no downside",
+         "b": "The browser then shows `&lt;` instead of `<`: the stored text is no longer shown as it is",
+         "c": "It runs the payload"},
+        "b",
+        "escape exactly once, where text enters markup: the learner sees what was stored.",
+        {"a": "the user then reads entity codes; a tool result that says `Tom &amp; Jerry` is a wrong tool result.",
+         "c": "nothing runs; the harm is that the text shown is not the text stored."}),
+    Question(
+        "After Run All, which chat in this lesson still shows the payload in its transcript?",
+        {"a": "The first chat: its transcript keeps every exchange; the clean-up happened in the second chat",
+         "b": "Neither: clear() ran at the end",
+         "c": "Both"},
+        "a",
+        "the clean-up demo runs in a chat of its own, so the first one still shows what the prose describes.",
+        {"b": "clear() ran on the second chat only; the first chat's transcript is untouched.",
+         "c": "the second chat was cleared: its transcript holds only what was sent after clear()."}),
+    Question(
+        "chat.clear() runs. What does the agent still know?",
+        {"a": "Nothing: clear forgets everything",
+         "b": "Everything in long-term memory; only the conversation (history and transcript) is gone",
+         "c": "Only the seeded facts"},
+        "b",
+        "history and memory are separate: a new conversation can still recall what was stored.",
+        {"a": "clear forgets the conversation, not the memory store.",
+         "c": "facts stored during the chat stay too; only `memory.delete` removes a memory."}),
+])

@@ -1,18 +1,23 @@
 """Worked solutions for lesson 09: a hot-swappable web tool, and seeding a memory file only once.
 
-Open this when you are stuck on exercises 9.1 and 8.2. The web tool keeps the
+Open this when you are stuck on exercises 09.1–09.3 or the stretch. The web tool keeps the
 name ``web_search``, so ``agent.register_tool`` replaces the old one; its
 knowledge extends the built-in one rather than replacing it. ``seed_once``
 checks before it stores, because a memory file outlives the notebook run that
 filled it: run the cell again and an unconditional seed would store every fact twice.
+``MemoryForgetTool`` (09.3) deletes one memory by id and answers every refusal with text, never
+an exception. The stretch saves the conversation next to the memory file, so a new agent resumes both.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from aria_kit.demo import seed_memory
+from aria_kit.agent import AutonomousAgent
+from aria_kit.demo import make_agent, seed_memory
 from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.interfaces import LLMProvider, MemoryBackend, Tool
 from aria_kit.tools import WebSearchTool
 
 
@@ -29,3 +34,37 @@ def seed_once(path: Path) -> HybridMemory:
     if len(memory) == 0:
         seed_memory(memory)
     return memory
+
+
+def save_conversation(agent: AutonomousAgent, path: Path) -> None:
+    # The history is a list of plain {"role", "content"} dicts, so JSON holds it exactly; UTF-8 keeps "—" as it is.
+    Path(path).write_text(json.dumps(agent.history, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def resume(memory_path: Path, history_path: Path, llm: LLMProvider) -> AutonomousAgent:
+    agent = make_agent(memory_path=memory_path, llm=llm, verbose=False)
+    agent.history = json.loads(Path(history_path).read_text(encoding="utf-8"))
+    return agent
+
+
+class MemoryForgetTool(Tool):
+    name = "memory_forget"
+    description = ("Delete one memory from long-term memory by its id, e.g. mem_0003. This cannot be undone: "
+                   "search first and forget only what the user asked you to forget.")
+
+    def __init__(self, memory: MemoryBackend) -> None:
+        self.memory = memory
+
+    def run(self, memory_id: str) -> str:
+        """Forget a memory.
+
+        memory_id: The id of the memory to delete, as shown by memory_search (e.g. mem_0003).
+        """
+        # delete() answers False for an unknown or malformed id, so every refusal is one branch.
+        if not self.memory.delete(memory_id):
+            return f"Error: there is no memory {memory_id!r}; use memory_search to find the right id."
+        return f"Forgot {memory_id}."
+
+
+def make_forget_tool(memory: MemoryBackend) -> MemoryForgetTool:
+    return MemoryForgetTool(memory)

@@ -1,14 +1,16 @@
 """Worked solutions for lesson 11: a memory rendered as safe HTML, and a small memory panel.
 
-Open this when you are stuck on exercises 11.1 and 9.2. Every value in a memory
+Open this when you are stuck on exercises 11.1, 11.2 or the stretch. Every value in a memory
 came from a person, a model or a web page, so each one goes through
 ``html.escape`` exactly once before it is put between tags: the browser then
 shows ``<img src=x onerror=alert(1)>`` as those characters instead of building
 an image whose error handler runs. Only the tags written here are markup.
+``highlight`` (the stretch) marks query words without ever marking inside an entity.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from aria_kit.interfaces import MemoryRecord
@@ -25,3 +27,17 @@ def render_panel(records: list[MemoryRecord], limit: int = 5) -> str:
     older = len(records) - len(shown)
     note = f"<p>… and {older} older memor{'y' if older == 1 else 'ies'}.</p>" if older else ""
     return f"<ul>{''.join(render_memory(record) for record in shown)}</ul>{note}"
+
+
+def highlight(text: str, words: list[str]) -> str:
+    if not words:
+        return escape(text)
+    # Find matches in the *original* text, then escape each piece on its own: marking after escaping could
+    # land inside an entity (the "amp" of "&amp;") and change what the browser shows.
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?!\w)",
+                         flags=re.I)
+    pieces, start = [], 0
+    for match in pattern.finditer(text):
+        pieces += [escape(text[start:match.start()]), f"<mark>{escape(match.group(0))}</mark>"]
+        start = match.end()
+    return "".join(pieces) + escape(text[start:])
