@@ -170,7 +170,7 @@ def plot_rank_shift(
 
 
 def plot_score_components(memory: MemoryBackend, query: str, top_k: int = 5) -> Figure:
-    """Three bar panels — cosine, BM25 and fused RRF score — for the top hits, in fused order.
+    """Three bar panels — cosine, BM25 and the fused score (whatever the memory's fusion made) — for the top hits, in fused order.
 
     The panels have separate x axes because the three scores live on different
     scales; that difference is exactly why RRF fuses ranks, not scores.
@@ -180,7 +180,7 @@ def plot_score_components(memory: MemoryBackend, query: str, top_k: int = 5) -> 
     rows = score_rows(memory, query, top_k)
     ids = [row[0] for row in rows]
     fig, axes = plt.subplots(1, 3, figsize=(11, 0.5 * len(rows) + 2), sharey=True)
-    panels = [("cosine similarity", 1, "vector"), ("BM25 score", 2, "keyword"), ("fused RRF score", 3, "fused")]
+    panels = [("cosine similarity", 1, "vector"), ("BM25 score", 2, "keyword"), ("fused score", 3, "fused")]
     for ax, (label, column, ranking) in zip(axes, panels):
         values = [row[column] for row in rows]
         ax.barh(range(len(rows)), values, color=COLOURS[ranking])
