@@ -112,10 +112,9 @@ def check_top3_agreement(top3_agreement: Callable[..., int]) -> bool:
 
 QUIZ = Quiz("Lesson 12", [
     Question(
-        "To compare QdrantMemory with HybridMemory, this lesson builds HybridMemory(fusion=RRF(60), stopwords=()). "
-        "Why not HybridMemory()?",
+        "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=()). Why not HybridMemory()?",
         {"a": "Because RRF with k = 60 is the kit's default fusion",
-         "b": "So both sides fuse by RRF and count every query word: what differs then comes from the engine",
+         "b": "So both fuse by RRF and count every query word: what differs comes from the engine",
          "c": "Because QdrantMemory cannot store memories that contain stop words",
          "d": "Because convex fusion only works on small memories"},
         "b",
@@ -127,8 +126,8 @@ QUIZ = Quiz("Lesson 12", [
     Question(
         "What does the bm25 sparse vector of a point store for each word of the memory?",
         {"a": "The word's full BM25 score, IDF included", "b": "How many times the word occurs, nothing else",
-         "c": "BM25's term-frequency part, with a fixed average length; the engine multiplies in the IDF at "
-              "query time", "d": "The word's CRC-32 checksum"},
+         "c": "BM25's term-frequency part (fixed average length); the IDF is applied at query time",
+         "d": "The word's CRC-32 checksum"},
         "c",
         "The IDF changes whenever a memory is added, so it cannot be stored; the collection's IDF modifier "
         "applies it when a query arrives.",
@@ -137,7 +136,7 @@ QUIZ = Quiz("Lesson 12", [
          "d": "The checksum gives the entry's position (its index), not its value."}),
     Question(
         "Why does QdrantMemory ask Qdrant for RRF with k = 61 when the kit uses k = 60?",
-        {"a": "Qdrant counts positions from 0 and the kit counts ranks from 1, so 1/(61 + 0) = 1/(60 + 1)",
+        {"a": "Qdrant counts positions from 0, the kit ranks from 1: 1/(61 + 0) = 1/(60 + 1)",
          "b": "To break ties differently from HybridMemory", "c": "Qdrant refuses even values of k",
          "d": "A larger k makes the engine faster"},
         "a",
@@ -146,9 +145,9 @@ QUIZ = Quiz("Lesson 12", [
          "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
          "d": "k changes the arithmetic, not the amount of work."}),
     Question(
-        "Two memories have exactly the same BM25 score for a query. Which one does each backend list first?",
+        "Two memories tie exactly on BM25 for a query. Which one does each backend list first?",
         {"a": "The older one, on both backends", "b": "A different one on every run",
-         "c": "HybridMemory the older one; Qdrant's engine whichever its sort leaves first, the same on every run",
+         "c": "HybridMemory the older one; Qdrant whichever its sort leaves first (same every run)",
          "d": "The longer memory, on both backends"},
         "c",
         "HybridMemory breaks ties by age; the engine's sort makes no promise about equal values, so the two may "
