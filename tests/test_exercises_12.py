@@ -3,7 +3,8 @@
 The solutions are also compared with the references they imitate: ``to_point_id``
 with the point ids ``QdrantMemory`` really writes (and with its own parser), and
 ``bm25_weight`` with the sparse vectors ``QdrantMemory`` stores and with
-``BM25Index``. Those comparisons need qdrant-client (in requirements-dev.txt);
+``BM25Index``; the stretch's ``top3_agreement`` with the agreement the lesson's own
+table shows between ``QdrantMemory`` and its like-for-like ``HybridMemory``. Those comparisons need qdrant-client (in requirements-dev.txt);
 the checks themselves do not, because the lesson's exercises run on Binder too.
 """
 
@@ -14,11 +15,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from aria_kit.bm25 import BM25Index, tokenize
-from aria_kit.demo_data import DEMO_FACTS, seed_memory
+from aria_kit.demo_data import CONVERSATION, DEMO_FACTS, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import lesson12
 from aria_kit.memory_rules import make_memory_id
 from exercise_checks import unwritten, verdict
-from aria_kit.solutions.lesson12 import bm25_weight, to_point_id
+from aria_kit.fusion import RRF
+from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.solutions.lesson12 import bm25_weight, to_point_id, top3_agreement
 
 try:  # an optional extra; only the comparisons with QdrantMemory need it
     from aria_kit import qdrant_memory
@@ -26,7 +29,8 @@ except ImportError:
     qdrant_memory = None
 needs_qdrant = pytest.mark.skipif(qdrant_memory is None, reason="needs qdrant-client: pip install -e '.[qdrant]'")
 
-CHECKS = [(lesson12.check_to_point_id, to_point_id), (lesson12.check_bm25_weight, bm25_weight)]
+CHECKS = [(lesson12.check_to_point_id, to_point_id), (lesson12.check_bm25_weight, bm25_weight),
+          (lesson12.check_top3_agreement, top3_agreement)]
 IDS = [check.__name__ for check, _ in CHECKS]
 
 
@@ -142,3 +146,36 @@ def test_bm25_weight_is_what_qdrant_memory_stores_in_its_sparse_vectors():
         expected = {qdrant_memory.term_index(t): bm25_weight(tokens.count(t), len(tokens), qdrant_memory.AVGDL)
                     for t in set(tokens)}
         assert dict(zip(vector.indices, vector.values)) == pytest.approx(expected, rel=1e-12)
+
+
+# ---------------------------------------------------------------- stretch 12: top-3 agreement
+
+
+def _set_overlap(a, b, queries):  # counts shared memories, wherever they rank in the two top 3s
+    return sum(len({h.id for h in a.search(q, top_k=3)} & {h.id for h in b.search(q, top_k=3)}) for q in queries)
+
+
+def _first_place_only(a, b, queries):  # compares rank 1 alone
+    return sum(a.search(q, top_k=1)[0].id == b.search(q, top_k=1)[0].id for q in queries)
+
+
+def _top_five(a, b, queries):  # the stand-in's search depth, not the top 3 the agent recalls
+    return sum(x.id == y.id for q in queries for x, y in zip(a.search(q, top_k=5), b.search(q, top_k=5)))
+
+
+@pytest.mark.parametrize("wrong", [_set_overlap, _first_place_only, _top_five])
+def test_agreement_check_rejects_a_plausible_mistake(wrong, capsys):
+    assert lesson12.check_top3_agreement(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+@needs_qdrant
+def test_qdrant_memory_agrees_more_with_its_like_for_like_hybrid_memory_than_with_the_default():
+    """The lesson's premise: RRF(60) with every query word is the set-up QdrantMemory reproduces."""
+    qdrant = qdrant_memory.QdrantMemory(location=":memory:")
+    like, default = HybridMemory(fusion=RRF(60), stopwords=()), HybridMemory()
+    for memory in (qdrant, like, default):
+        seed_memory(memory)
+    queries = [*SHOWDOWN_QUERIES, *CONVERSATION]
+    assert top3_agreement(qdrant, like, queries) > top3_agreement(qdrant, default, queries)
+    qdrant.close()

@@ -8,7 +8,10 @@ come back as its number, and strings it never writes (``mem_42``,
 with ``bm25.BM25Index``: on a small corpus built so that its average length is
 exactly ``avgdl``, a one-word query scores ``idf · weight``, so the index's
 score divided by its IDF is the weight. Neither check needs qdrant-client, so
-both run on Binder too.
+both run on Binder too. ``check_top3_agreement(top3_agreement)`` checks the
+stretch task's counter of places where two memories' top 3 name the same memory,
+on two ``HybridMemory`` set-ups (no Qdrant needed either). ``QUIZ`` is the
+lesson's quiz.
 """
 
 from __future__ import annotations
@@ -17,7 +20,11 @@ from collections.abc import Callable
 from typing import Any
 
 from aria_kit.bm25 import BM25Index
+from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import check
+from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.fusion import RRF
+from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.memory_rules import make_memory_id
 
 SOLUTION = "lesson12"
@@ -79,3 +86,73 @@ def check_to_point_id(to_point_id: Callable[[Any], int | None]) -> bool:
 def check_bm25_weight(bm25_weight: Callable[..., float]) -> bool:
     """Check exercise 12.2: ``bm25_weight(tf, doc_len, avgdl)``, the BM25 weight one sparse-vector entry stores."""
     return check("Exercise 12.2 (BM25 weight with a fixed AVGDL)", lambda: _bm25_weight_test(bm25_weight), SOLUTION)
+
+
+def _agreement_test(top3_agreement: Callable[..., int]) -> None:
+    # The kit's default and the set-up QdrantMemory matches rank the demo facts differently: on these queries
+    # some places differ while the same memories still make both top 3s, so a set overlap gives another count.
+    default, like_qdrant = HybridMemory(), HybridMemory(fusion=RRF(60), stopwords=())
+    for memory in (default, like_qdrant):
+        seed_memory(memory)
+    queries = [*SHOWDOWN_QUERIES, *CONVERSATION]
+    for a, b, what in [(default, default, "a memory with itself"), (default, like_qdrant, "two set-ups"),
+                       (like_qdrant, default, "the same two, swapped")]:
+        expected = sum(x.id == y.id for query in queries
+                       for x, y in zip(a.search(query, top_k=3), b.search(query, top_k=3)))
+        got = top3_agreement(a, b, queries)  # a stub raises NotImplementedError here
+        assert got == expected, (
+            f"for {what} on {len(queries)} queries, {expected} of {3 * len(queries)} top-3 places name the same "
+            f"memory; your function returned {got!r} (count a place when both rank-r hits have the same id)")
+
+
+def check_top3_agreement(top3_agreement: Callable[..., int]) -> bool:
+    """Check stretch 12: ``top3_agreement(a, b, queries)``, the top-3 places where both memories agree."""
+    return check("Stretch 12 (top-3 agreement)", lambda: _agreement_test(top3_agreement), SOLUTION)
+
+
+QUIZ = Quiz("Lesson 12", [
+    Question(
+        "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=()). Why not HybridMemory()?",
+        {"a": "Because RRF with k = 60 is the kit's default fusion",
+         "b": "So both fuse by RRF and count every query word: what differs comes from the engine",
+         "c": "Because QdrantMemory cannot store memories that contain stop words",
+         "d": "Because convex fusion only works on small memories"},
+        "b",
+        "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word; HybridMemory() uses "
+        "convex fusion and drops query stop words, which would mix two differences into one comparison.",
+        {"a": "Since lesson 05 the default is convex fusion (weight 0.6 on cosine), chosen by measurement.",
+         "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
+         "d": "Convex fusion runs at any size; Qdrant's engine just does not offer it (RRF and DBSF only)."}),
+    Question(
+        "What does the bm25 sparse vector of a point store for each word of the memory?",
+        {"a": "The word's full BM25 score, IDF included", "b": "How many times the word occurs, nothing else",
+         "c": "BM25's term-frequency part (fixed average length); the IDF is applied at query time",
+         "d": "The word's CRC-32 checksum"},
+        "c",
+        "The IDF changes whenever a memory is added, so it cannot be stored; the collection's IDF modifier "
+        "applies it when a query arrives.",
+        {"a": "Then every stored vector would need rewriting each time a memory is added.",
+         "b": "That is the query's sparse vector; a memory's holds the weight, which also depends on its length.",
+         "d": "The checksum gives the entry's position (its index), not its value."}),
+    Question(
+        "Why does QdrantMemory ask Qdrant for RRF with k = 61 when the kit uses k = 60?",
+        {"a": "Qdrant counts positions from 0, the kit ranks from 1: 1/(61 + 0) = 1/(60 + 1)",
+         "b": "To break ties differently from HybridMemory", "c": "Qdrant refuses even values of k",
+         "d": "A larger k makes the engine faster"},
+        "a",
+        "The first place earns the same 1/61 on both backends, so equal ranks give equal fused scores.",
+        {"b": "k shifts every score alike; it cannot change the order of two memories with the same ranks.",
+         "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
+         "d": "k changes the arithmetic, not the amount of work."}),
+    Question(
+        "Two memories tie exactly on BM25 for a query. Which one does each backend list first?",
+        {"a": "The older one, on both backends", "b": "A different one on every run",
+         "c": "HybridMemory the older one; Qdrant whichever its sort leaves first (same every run)",
+         "d": "The longer memory, on both backends"},
+        "c",
+        "HybridMemory breaks ties by age; the engine's sort makes no promise about equal values, so the two may "
+        "order one tie two ways, and RRF carries that into the fused ranking.",
+        {"a": "That is only HybridMemory's rule; this lesson shows Qdrant listing the newer mem_0008 first.",
+         "b": "The same memories and query give the same order on every run: not random, just unpromised.",
+         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}),
+])

@@ -1,17 +1,26 @@
 """Worked solutions for lesson 12 (memory on Qdrant): point ids, and one BM25 weight of a sparse vector.
 
-Open this when you are stuck on exercises 12.1 and 10.2. ``to_point_id`` reads
+Open this when you are stuck on exercises 12.1 and 12.2 or stretch 12. ``to_point_id`` reads
 the number out of a memory id and accepts only ids the kit itself writes, so
 ``mem_42`` and ``mem_00042`` cannot land on point 42 by accident. (QdrantMemory
 does the same with ``memory_rules.seq_of``.) ``bm25_weight`` is BM25's term-frequency
 part, which ``QdrantMemory`` stores per word in a memory's sparse vector. The IDF
 is missing on purpose: the engine multiplies it in at query time.
+``top3_agreement`` counts the top-3 places where two memories name the same memory, and
+``stretch_agreement_table`` uses it to ask which of the kit's two default settings (convex
+fusion, query stop words) makes ``HybridMemory()`` differ from ``QdrantMemory``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
+
+from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
+from aria_kit.fusion import RRF
+from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.interfaces import MemoryBackend
 
 K1, B = 1.5, 0.75  # the kit's BM25 constants (aria_kit.bm25 and aria_kit.qdrant_memory)
 MEMORY_ID = re.compile(r"mem_(\d{4,})")
@@ -30,3 +39,30 @@ def to_point_id(memory_id: Any) -> int | None:
 def bm25_weight(tf: int, doc_len: int, avgdl: float = 10.0) -> float:
     """BM25's weight for a word ``tf`` times in a memory ``doc_len`` tokens long, given the average length ``avgdl``."""
     return tf * (K1 + 1) / (tf + K1 * (1 - B + B * doc_len / avgdl))
+
+
+def top3_agreement(memory_a: MemoryBackend, memory_b: MemoryBackend, queries: Sequence[str]) -> int:
+    """How many (query, rank) places of the two top 3s name the same memory: at most 3 per query."""
+    return sum(a.id == b.id for query in queries
+               for a, b in zip(memory_a.search(query, top_k=3), memory_b.search(query, top_k=3)))
+
+
+def stretch_agreement_table() -> dict[str, int]:
+    """QdrantMemory against four HybridMemory set-ups, on the showdown queries and the conversation's messages.
+
+    Switching one default at a time shows what each costs: both together are ``HybridMemory()``.
+    Needs qdrant-client (``pip install -e '.[qdrant]'``).
+    """
+    from aria_kit.qdrant_memory import QdrantMemory  # optional extra: imported only when the stretch runs
+
+    qdrant = QdrantMemory()
+    setups = {"RRF(60), every word (like Qdrant)": HybridMemory(fusion=RRF(60), stopwords=()),
+              "RRF(60), stop words dropped": HybridMemory(fusion=RRF(60)),
+              "convex 0.6, every word": HybridMemory(stopwords=()),
+              "HybridMemory() (convex 0.6, stop words dropped)": HybridMemory()}
+    for memory in (qdrant, *setups.values()):
+        seed_memory(memory)
+    queries = [*SHOWDOWN_QUERIES, *CONVERSATION]
+    table = {name: top3_agreement(qdrant, memory, queries) for name, memory in setups.items()}
+    qdrant.close()
+    return table
