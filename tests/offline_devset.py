@@ -26,14 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-MEMORIES = [  # stored in this order: mem_0001 … mem_0012
-    ("Alice's favourite programming language is Rust.", "user_pref"),
-    ("Alice is working on a distributed key-value store called 'VelocityDB'.", "task"),
-    ("VelocityDB uses the Raft consensus algorithm for replication.", "fact"),
-    ("Alice has a meeting with the infrastructure team on Friday at 2 PM.", "calendar"),
-    ("The project deadline for VelocityDB v1.0 is March 31.", "task"),
-    ("Alice prefers concise answers without unnecessary preamble.", "user_pref"),
-    ("Order #4821 was placed by Alice for 32 GB of DDR5 RAM modules.", "order"),
+from aria_kit.demo_data import DEMO_FACTS
+
+MEMORIES = DEMO_FACTS + [  # stored in this order: mem_0001 … mem_0012 (the seven demo facts first)
     ("Bob lives in Lisbon.", "fact"),
     ("Bob's cat is called Miso.", "fact"),
     ("The staging server is called Tern.", "fact"),
