@@ -16,6 +16,12 @@ of noise that say nothing about the lesson are taken out:
   are reached (displayed widgets first, in output order, then the models they
   reference), so the same widgets get the same ids on every run.
 
+One kind of output is kept from the committed notebook instead: the picture of a
+chart drawn from live timings, in a cell tagged ``live-timings``. Its pixels
+change on every run and nbval never compares images, so a new picture would be
+noise; it is kept whenever the cell's text output is unchanged (a changed title,
+or a changed figure size, still replaces it).
+
 It does not touch the kernelspec or ``language_info`` (they change only when the
 environment does, and then they should) and it does not check outputs: strict
 nbval does that (``pytest notebooks/NN_x.ipynb``).
@@ -40,17 +46,32 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 ID_NAMESPACE = uuid.UUID("5e1b7a9c-3f0d-4c8e-9a57-aa1c0de0b000")  # any fixed namespace will do
 CELL_TIMEOUT_S = 600
+LIVE_TIMINGS_TAG = "live-timings"
 
 
 def execute(path: Path) -> None:
     """Run ``path`` in a fresh offline kernel and write it back, normalised."""
     notebook = nbformat.read(path, as_version=4)
+    committed = nbformat.read(path, as_version=4)
     for variable in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         os.environ.pop(variable, None)  # the kernel inherits this process's environment
     NotebookClient(notebook, timeout=CELL_TIMEOUT_S, record_timing=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     normalise(notebook, path.name)
+    _keep_live_timing_pictures(notebook, committed)
     nbformat.write(notebook, path)
+
+
+def _text_of(outputs: list[Any]) -> list[Any]:
+    return [{k: v for k, v in o.get("data", {}).items() if k.startswith("text/")} or o.get("text") for o in outputs]
+
+
+def _keep_live_timing_pictures(notebook: Any, committed: Any) -> None:
+    """In cells tagged ``live-timings``, keep the committed outputs when only the pictures differ."""
+    for new, old in zip(notebook.cells, committed.cells):
+        tagged = LIVE_TIMINGS_TAG in new.metadata.get("tags", [])
+        if tagged and new.cell_type == "code" and new.source == old.source and _text_of(new.outputs) == _text_of(old.outputs):
+            new.outputs = old.outputs
 
 
 def normalise(notebook: Any, name: str) -> Any:

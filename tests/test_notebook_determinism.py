@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from execute_notebooks import WIDGET_STATE, WIDGET_VIEW, normalise  # noqa: E402
+from execute_notebooks import WIDGET_STATE, WIDGET_VIEW, _keep_live_timing_pictures, normalise  # noqa: E402
 
 
 def widget_notebook(ids):
@@ -91,3 +91,19 @@ def test_executing_a_notebook_twice_writes_the_same_bytes(tmp_path, relative):
     assert runs[0] == runs[1]
     notebook = json.loads(runs[0])
     assert not any("execution" in cell["metadata"] for cell in notebook["cells"])
+
+
+def _chart_cell(picture: str, title: str, tags: list[str]) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell("plot_timings()", metadata={"tags": tags})
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": picture, "text/plain": title})]
+    return cell
+
+
+@pytest.mark.parametrize(("tags", "title", "kept"), [(["live-timings"], "<Figure size 700x400 with 1 Axes>", True),
+                                                      (["live-timings"], "<Figure size 900x400 with 1 Axes>", False),
+                                                      ([], "<Figure size 700x400 with 1 Axes>", False)])
+def test_a_live_timings_picture_is_kept_only_when_tagged_and_its_text_is_unchanged(tags, title, kept):
+    committed = nbformat.v4.new_notebook(cells=[_chart_cell("OLD", "<Figure size 700x400 with 1 Axes>", tags)])
+    executed = nbformat.v4.new_notebook(cells=[_chart_cell("NEW", title, tags)])
+    _keep_live_timing_pictures(executed, committed)
+    assert executed.cells[0].outputs[0].data["image/png"] == ("OLD" if kept else "NEW")
