@@ -24,11 +24,10 @@ Run: ``python scripts/make_chitchat.py path/to/dataset.json aria_kit/data/chitch
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import sys
-from pathlib import Path
+
+from cutting import run, split_of  # scripts/cutting.py: the split rule and the writer, shared
 
 USER = "720840be-e522-47ba-9e9f-143f66372673"
 CHUNK = 4  # user turns per memory
@@ -43,10 +42,6 @@ your youre""".split())
 def _fold(text: str) -> str:
     return " ".join(WORD.findall(text.casefold()))
 
-
-def split_of(session: str) -> str:
-    """``dev`` or ``heldout``, fixed by the session id alone (so a fixture splits as the full data does)."""
-    return "dev" if int(hashlib.sha256(session.encode()).hexdigest()[0], 16) % 2 == 0 else "heldout"
 
 
 def cut(conversations: dict) -> tuple[list[dict], list[dict]]:
@@ -85,19 +80,5 @@ def cut(conversations: dict) -> tuple[list[dict], list[dict]]:
     return documents, queries
 
 
-def write_jsonl(path: Path, rows: list[dict]) -> None:
-    """One JSON object per line, UTF-8, keys in a fixed order: byte-identical on every run."""
-    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-
-
-def main(source: str, out_dir: str) -> None:
-    documents, queries = cut(json.loads(Path(source).read_text(encoding="utf-8")))
-    out = Path(out_dir)
-    write_jsonl(out / "documents.jsonl", documents)
-    write_jsonl(out / "queries.jsonl", queries)
-    print(f"{len(documents)} documents, {len(queries)} queries "
-          f"({sum(q['split'] == 'dev' for q in queries)} dev) -> {out}")
-
-
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    run(cut, *sys.argv[1:3])

@@ -23,10 +23,9 @@ Run: ``python scripts/make_fanoutqa.py path/to/fanout-final-dev.json aria_kit/da
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
-from pathlib import Path
+
+from cutting import run, split_of  # scripts/cutting.py: the split rule and the writer, shared
 
 
 def answer_text(answer: object) -> str:
@@ -37,10 +36,6 @@ def answer_text(answer: object) -> str:
         return "; ".join(f"{key}: {answer_text(value)}" for key, value in answer.items())
     return str(answer)
 
-
-def split_of(question_id: str) -> str:
-    """``dev`` or ``heldout``, fixed by the question id alone."""
-    return "dev" if int(hashlib.sha256(question_id.encode()).hexdigest()[0], 16) % 2 == 0 else "heldout"
 
 
 def _nodes(decomposition: list[dict]):
@@ -69,19 +64,5 @@ def cut(records: list[dict]) -> tuple[list[dict], list[dict]]:
     return documents, queries
 
 
-def write_jsonl(path: Path, rows: list[dict]) -> None:
-    """One JSON object per line, UTF-8, keys in a fixed order: byte-identical on every run."""
-    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-
-
-def main(source: str, out_dir: str) -> None:
-    documents, queries = cut(json.loads(Path(source).read_text(encoding="utf-8")))
-    out = Path(out_dir)
-    write_jsonl(out / "documents.jsonl", documents)
-    write_jsonl(out / "queries.jsonl", queries)
-    print(f"{len(documents)} documents, {len(queries)} queries "
-          f"({sum(q['split'] == 'dev' for q in queries)} dev) -> {out}")
-
-
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    run(cut, *sys.argv[1:3])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _script(name: str):
+    if str(ROOT / "scripts") not in sys.path:  # as when run as `python scripts/make_x.py`: its folder is on the path
+        sys.path.insert(0, str(ROOT / "scripts"))
     spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
