@@ -13,10 +13,12 @@ this module draws nothing (see ``charts.py``) and adds no retrieval idea of its 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.fusion import RRF, reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.interfaces import Embedder, MemoryBackend
+from aria_kit.interfaces import Embedder, Hit, MemoryBackend
 
 RANKINGS = ("vector", "keyword", "fused")
 
@@ -58,21 +60,28 @@ def build_eval_memory(embedder: Embedder | None = None, rrf_k: int = 60) -> Hybr
 def rankings(memory: MemoryBackend, query: str, rrf_k: int | None = None) -> dict[str, list[str]]:
     """The vector, keyword and fused orderings of every memory for ``query`` (ids, best first).
 
-    All three come from one ``memory.search`` over every memory: the vector
-    ranking orders hits by ``vector_rank``, the keyword ranking by
-    ``keyword_rank`` and leaves out memories that share no word with the query
-    (their rank is ``None``), and the fused ranking is the order ``search``
-    returned. With ``rrf_k`` the two rankings are fused again by RRF with that constant.
+    All three come from one ``memory.search`` over every memory (``orderings``).
+    With ``rrf_k`` the two rankings are fused again by RRF with that constant.
     """
     hits = memory.search(query, top_k=max(len(memory), 1))
+    ordered = orderings(hits, type(memory).__name__)
+    if rrf_k is not None:
+        # The vector ranking goes first, so equal fused scores go to the better vector rank, as in search().
+        fused = reciprocal_rank_fusion([ordered["vector"], ordered["keyword"]], k=rrf_k)
+        ordered["fused"] = [item for item, _ in fused]
+    return ordered
+
+
+def orderings(hits: Sequence[Hit], backend: str = "this memory") -> dict[str, list[str]]:
+    """Read the vector, keyword and fused orderings (ids, best first) from one search's ``hits``.
+
+    The vector ranking orders hits by ``vector_rank``, the keyword ranking by
+    ``keyword_rank`` and leaves out memories that share no word with the query
+    (their rank is ``None``), and the fused ranking is the order the search returned.
+    """
     if any(hit.vector_rank is None for hit in hits):
-        raise ValueError(f"{type(memory).__name__} does not report each hit's vector and keyword ranks, "
+        raise ValueError(f"{backend} does not report each hit's vector and keyword ranks, "
                          "so its rankings cannot be compared; use a HybridMemory")
     vector = [hit.id for hit in sorted(hits, key=lambda hit: hit.vector_rank)]
     keyword = [hit.id for hit in sorted((h for h in hits if h.keyword_rank), key=lambda hit: hit.keyword_rank)]
-    if rrf_k is None:
-        fused = [hit.id for hit in hits]
-    else:
-        # The vector ranking goes first, so equal fused scores go to the better vector rank, as in search().
-        fused = [item for item, _ in reciprocal_rank_fusion([vector, keyword], k=rrf_k)]
-    return {"vector": vector, "keyword": keyword, "fused": fused}
+    return {"vector": vector, "keyword": keyword, "fused": [hit.id for hit in hits]}

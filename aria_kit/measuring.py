@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from aria_kit.datasets import LabelledQuery, LabelledSet
+from aria_kit.evaluation import orderings
 from aria_kit.fusion import Fusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
@@ -163,12 +164,8 @@ def evaluate(dataset: LabelledSet, split: str = "dev", memory: Callable[[], Memo
     rankings: dict[str, list[list[str]]] = {name: [] for name in names}
     for query in dataset.queries[split]:
         hits = store.search(query.text, top_k=len(to_doc))
-        if any(hit.vector_rank is None for hit in hits):
-            raise ValueError(f"{type(store).__name__} does not report each hit's vector and keyword ranks")
-        rankings["vector"].append([to_doc[h.id] for h in sorted(hits, key=lambda h: h.vector_rank)][:depth])
-        rankings["keyword"].append([to_doc[h.id] for h in sorted((h for h in hits if h.keyword_rank),
-                                                                 key=lambda h: h.keyword_rank)][:depth])
-        rankings["fused"].append([to_doc[h.id] for h in hits[:depth]])
+        for name, ranking in orderings(hits, type(store).__name__).items():  # evaluation.py, lesson 04
+            rankings[name].append([to_doc[memory_id] for memory_id in ranking[:depth]])
         if fusions:
             cosine, bm25, vector_rank = np.zeros(len(slot)), np.zeros(len(slot)), np.zeros(len(slot))
             for hit in hits:
