@@ -70,8 +70,9 @@ def _keep_live_timing_pictures(notebook: Any, committed: Any) -> None:
     """In cells tagged ``live-timings``, keep the committed outputs when only the pictures differ."""
     for new, old in zip(notebook.cells, committed.cells):
         tagged = LIVE_TIMINGS_TAG in new.metadata.get("tags", [])
-        same_text = new.source == old.source and _text_of(new.outputs) == _text_of(old.outputs)
-        if tagged and new.cell_type == "code" and same_text:
+        if not tagged or new.cell_type != "code":
+            continue
+        if new.source == old.source and _text_of(new.outputs) == _text_of(old.outputs):
             new.outputs = old.outputs
 
 

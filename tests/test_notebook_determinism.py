@@ -107,3 +107,12 @@ def test_a_live_timings_picture_is_kept_only_when_tagged_and_its_text_is_unchang
     executed = nbformat.v4.new_notebook(cells=[_chart_cell("NEW", title, tags)])
     _keep_live_timing_pictures(executed, committed)
     assert executed.cells[0].outputs[0].data["image/png"] == ("OLD" if kept else "NEW")
+
+
+def test_markdown_cells_beside_a_live_timings_chart_are_left_alone():
+    cells = [nbformat.v4.new_markdown_cell("# Timings"), _chart_cell("OLD", "<Figure>", ["live-timings"])]
+    committed = nbformat.v4.new_notebook(cells=cells)
+    executed = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Timings"),
+                                               _chart_cell("NEW", "<Figure>", ["live-timings"])])
+    _keep_live_timing_pictures(executed, committed)
+    assert executed.cells[1].outputs[0].data["image/png"] == "OLD"
