@@ -39,7 +39,7 @@ LESSONS: dict[str, int] = {
     "demo": 9, "__main__": 9,
     "changing_facts": 10,
     "chat_widget": 11,
-    "qdrant_memory": 12,
+    "qdrant_engines": 12, "qdrant_memory": 12,  # where the points live (Qdrant Edge or a server); the memory
     "approximate_search": 13,
 }
 

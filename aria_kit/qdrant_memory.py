@@ -50,28 +50,24 @@ import zlib
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_kit.bm25 import B, K1, tokenize
 from aria_kit.embeddings import default_embedder
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, seq_of
 from aria_kit.memory_rules import make_memory_id
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
+from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, ClientEngine, EdgeEngine, Nearest, Point, SparseVector
 
-try:
-    from qdrant_client import QdrantClient, models
-    from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
-except ImportError as exc:  # an optional extra: the core lessons never import this module
-    raise ImportError("QdrantMemory needs qdrant-client: pip install 'aria_kit[qdrant]'") from exc
+if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
 
-DENSE, SPARSE = "dense", "bm25"
 AVGDL = 10.0  # a one-sentence memory is about 10 tokens; K1 and B are BM25Index's defaults
 SPARSE_SCHEME = f"bm25-tf k1={K1} b={B} avgdl={AVGDL} crc32-31"
-RRF_K = 61  # Qdrant's k on positions from 0 = the kit's k = 60 on ranks from 1
 LEDGER = 0
 BATCH = 256  # points per request: far below a server's 32 MB request limit
-_NOT_LEDGER = models.Filter(must_not=[models.HasIdCondition(has_id=[LEDGER])])
-_CURRENT = models.Filter(must=[models.IsEmptyCondition(is_empty=models.PayloadField(key="superseded_by"))])
+MARGIN = 10  # fused hits asked beyond top_k (see search)
+CURRENT_UNLESS = "superseded_by"  # a memory is current while this payload field is empty
 
 
 def term_index(token: str) -> int:
@@ -79,34 +75,46 @@ def term_index(token: str) -> int:
     return zlib.crc32(token.encode("utf-8")) & 0x7FFFFFFF
 
 
-def document_vector(tokens: Sequence[str]) -> models.SparseVector:
+def document_vector(tokens: Sequence[str]) -> SparseVector:
     """A memory's sparse vector: BM25's saturated term frequency per term (the engine adds the IDF)."""
     counts = Counter(term_index(t) for t in tokens)
     norm = K1 * (1 - B + B * len(tokens) / AVGDL)
     indices = sorted(counts)
-    return models.SparseVector(indices=indices, values=[counts[i] * (K1 + 1) / (counts[i] + norm) for i in indices])
+    return SparseVector(indices=indices, values=[counts[i] * (K1 + 1) / (counts[i] + norm) for i in indices])
 
 
-def query_vector(tokens: Sequence[str]) -> models.SparseVector:
+def query_vector(tokens: Sequence[str]) -> SparseVector:
     """A query's sparse vector: each term's count, so a repeated word counts twice, as in BM25."""
     counts = Counter(term_index(t) for t in tokens)
-    return models.SparseVector(indices=sorted(counts), values=[float(counts[i]) for i in sorted(counts)])
+    return SparseVector(indices=sorted(counts), values=[float(counts[i]) for i in sorted(counts)])
 
 
-def _connect(location: str | None, url: str | None, path: str | Path | None, client: QdrantClient | None,
-             api_key: str | None) -> tuple[QdrantClient, str]:
-    """A client for the one place given; with none, ``ARIA_QDRANT_URL`` if set, else in memory."""
+def open_engine(location: str | None, url: str | None, path: str | Path | None, client: QdrantClient | None,
+                api_key: str | None, collection: str, dim: int) -> EdgeEngine | ClientEngine:
+    """The engine for the one place given; with none, ``ARIA_QDRANT_URL`` if set, else embedded in memory.
+
+    Embedded (``":memory:"`` or ``path=``) is Qdrant Edge; a server (``url=``) or a
+    ready ``client=`` goes through qdrant-client.
+    """
     places = (("location", location), ("url", url), ("path", path), ("client", client))
     given = {kind: value for kind, value in places if value not in (None, "")}
     if len(given) > 1:
         raise ValueError("give at most one of location=, url=, path= and client= (where the memory lives)")
     env_url = os.environ.get("ARIA_QDRANT_URL")
     ((kind, where),) = given.items() or ({"url": env_url} if env_url else {"location": ":memory:"}).items()
+    if kind == "path" or (kind == "location" and where == ":memory:"):
+        return EdgeEngine(where if kind == "path" else None, collection, dim)
     if kind == "client":
-        return where, repr(where)
+        return ClientEngine(where, collection, dim, repr(where), owned=False)
+    try:
+        from qdrant_client import QdrantClient
+    except ImportError as exc:
+        raise ImportError(f"QdrantMemory({kind}={where!r}) talks to a Qdrant server through qdrant-client: "
+                          "pip install 'aria_kit[qdrant]'") from exc
     if kind == "url":
-        return QdrantClient(url=where, api_key=api_key or os.environ.get("ARIA_QDRANT_API_KEY")), where
-    return QdrantClient(**{kind: str(where)}), str(where)
+        key = api_key or os.environ.get("ARIA_QDRANT_API_KEY")
+        return ClientEngine(QdrantClient(url=where, api_key=key), collection, dim, where, owned=True)
+    return ClientEngine(QdrantClient(location=str(where)), collection, dim, str(where), owned=True)
 
 
 class QdrantMemory(MemoryBackend):
@@ -114,8 +122,11 @@ class QdrantMemory(MemoryBackend):
 
     ``location`` (":memory:"), ``path`` (a folder) or ``url`` (a server) says
     where the memory lives; with none of them, ``ARIA_QDRANT_URL`` if set, else
-    ":memory:". Or pass a ready ``client`` (your gRPC, TLS or timeout settings).
-    ``candidates`` is how many points each retriever hands to the fusion.
+    ":memory:". Embedded (":memory:", ``path``) runs Qdrant's engine in this
+    process (Qdrant Edge); a server is the same engine over HTTP. Or pass a ready
+    qdrant-client ``client`` (your gRPC, TLS or timeout settings). ``candidates``
+    is how many points each retriever hands to the fusion. ``engine`` is where
+    the points are read and written (``memory.engine.retrieve([3], vectors=True)``).
     """
 
     def __init__(
@@ -136,33 +147,22 @@ class QdrantMemory(MemoryBackend):
         # an embedder that cannot know its width up front (an unknown server model) is asked once
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self.collection, self.candidates = collection, candidates
-        self.client, self.where = _connect(location, url, path, client, api_key)
+        self.engine = open_engine(location, url, path, client, api_key, collection, self.dim)
+        self.where = self.engine.where
         try:
             self._next_number = self._open_collection() + 1
-        except Exception as exc:
+        except Exception:
             if client is None:  # ours to close: a refused folder must not stay locked by this process
-                self.client.close()
-            if isinstance(exc, ResponseHandlingException):
-                raise ConnectionError(f"could not reach Qdrant at {self.where} ({exc}). Start a server (see "
-                                      "docs/qdrant.md), or unset ARIA_QDRANT_URL to keep memory embedded.") from exc
-            if isinstance(exc, UnexpectedResponse) and exc.status_code in (401, 403):
-                raise PermissionError(f"Qdrant at {self.where} refused the API key (HTTP {exc.status_code}); "
-                                      "pass api_key= or set ARIA_QDRANT_API_KEY.") from exc
+                self.engine.close()
             raise
 
     def _open_collection(self) -> int:
-        """Create the collection on first use, refuse one written with other settings; return the last number."""
+        """Write the ledger into a new collection, refuse one written with other settings; return the last number."""
         settings = {"embedder": self.embedder.name, "dim": self.dim, "sparse": SPARSE_SCHEME}
-        if not self.client.collection_exists(self.collection):
-            self.client.create_collection(
-                self.collection,
-                vectors_config={DENSE: models.VectorParams(size=self.dim, distance=models.Distance.COSINE)},
-                sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
-            )
-            ledger = models.PointStruct(id=LEDGER, vector={}, payload={"aria_ledger": 1, **settings, "last_number": 0})
-            self.client.upsert(self.collection, [ledger], update_mode=models.UpdateMode.INSERT_ONLY)
-        found = self.client.retrieve(self.collection, [LEDGER])
-        ledger = (found[0].payload or {}) if found else {}
+        if self.engine.created:
+            self.engine.insert([Point(LEDGER, {"aria_ledger": 1, **settings, "last_number": 0}, vectors={})])
+        found = self.engine.retrieve([LEDGER])
+        ledger = found[0].payload if found else {}
         if not ledger.get("aria_ledger"):
             raise ValueError(f"collection {self.collection!r} exists but was not made by QdrantMemory; "
                              "pass another collection= name or delete that collection.")
@@ -173,8 +173,8 @@ class QdrantMemory(MemoryBackend):
         return int(ledger["last_number"])
 
     def close(self) -> None:
-        """Release the client (for ``path=``, the folder's lock, so another process may open it)."""
-        self.client.close()
+        """Release the engine (for ``path=``, the folder's lock, so another process may open it)."""
+        self.engine.close()
 
     # ------------------------------------------------------------ writing
 
@@ -203,19 +203,17 @@ class QdrantMemory(MemoryBackend):
         writer, numbers, pending = uuid.uuid4().hex, {}, list(range(len(vectors)))
         while pending:
             batch = dict(zip(range(self._next_number, self._next_number + BATCH), pending))  # number -> item
-            taken = self.client.retrieve(self.collection, list(batch), with_payload=False)
+            taken = self.engine.retrieve(list(batch), payload=False)
             if taken:  # our counter is stale: another writer got there first
-                self._next_number = max(r.id for r in taken) + 1
+                self._next_number = max(p.id for p in taken) + 1
                 continue
-            points = [models.PointStruct(id=n, vector=vectors[i], payload={"memory_id": make_memory_id(n), **payloads[i],
-                                                                           "writer": writer})
-                      for n, i in batch.items()]
-            self.client.upsert(self.collection, points, update_mode=models.UpdateMode.INSERT_ONLY)
-            mine = self.client.retrieve(self.collection, list(batch), with_payload=["writer"])
-            numbers.update((batch[r.id], r.id) for r in mine if (r.payload or {}).get("writer") == writer)
+            self.engine.insert([Point(n, {"memory_id": make_memory_id(n), **payloads[i], "writer": writer},
+                                      vectors=vectors[i]) for n, i in batch.items()])
+            mine = self.engine.retrieve(list(batch), payload=["writer"])
+            numbers.update((batch[p.id], p.id) for p in mine if p.payload.get("writer") == writer)
             pending = [i for i in pending if i not in numbers]
             self._next_number = max(batch) + 1
-        self.client.set_payload(self.collection, {"last_number": self._next_number - 1}, points=[LEDGER])
+        self.engine.set_payload([LEDGER], {"last_number": self._next_number - 1})
         return [numbers[i] for i in range(len(vectors))]
 
     def delete(self, memory_id: str) -> bool:
@@ -226,13 +224,13 @@ class QdrantMemory(MemoryBackend):
         gone = self.get(memory_id)
         if gone is None:
             return False
-        self.client.delete(self.collection, models.PointIdsList(points=[seq_of(memory_id)]))
+        self.engine.delete([seq_of(memory_id)])
         if gone.supersedes is not None:
             links = {"superseded_by": gone.superseded_by} if gone.superseded_by else {"superseded_by": None,
                                                                                       "superseded_at": None}
-            self.client.set_payload(self.collection, links, points=[seq_of(gone.supersedes)])
+            self.engine.set_payload([seq_of(gone.supersedes)], links)
         if gone.superseded_by is not None:
-            self.client.set_payload(self.collection, {"supersedes": gone.supersedes}, points=[seq_of(gone.superseded_by)])
+            self.engine.set_payload([seq_of(gone.superseded_by)], {"supersedes": gone.supersedes})
         return True
 
     def supersede(self, old_id: str, text: str, metadata: Metadata | None = None, *, at: str | None = None) -> str:
@@ -247,8 +245,7 @@ class QdrantMemory(MemoryBackend):
         metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
         vector = {DENSE: self.embedder.embed([text])[0].tolist(), SPARSE: document_vector(tokenize(text))}
         (number,) = self._claim([vector], [{"text": text, "metadata": metadata, "supersedes": old_id}])
-        self.client.set_payload(self.collection, {"superseded_by": make_memory_id(number), "superseded_at": at},
-                                points=[seq_of(old_id)])
+        self.engine.set_payload([seq_of(old_id)], {"superseded_by": make_memory_id(number), "superseded_at": at})
         return make_memory_id(number)
 
     # ------------------------------------------------------------ reading
@@ -263,53 +260,49 @@ class QdrantMemory(MemoryBackend):
             raise ValueError(f"top_k must be a whole number >= 1, got {top_k!r}")
         limit = max(self.candidates, top_k)
         sparse = query_vector(tokenize(query))
-        retrievers = [(DENSE, self.embedder.embed([query])[0].tolist())]
-        retrievers += [(SPARSE, sparse)] if sparse.indices else []  # no words, no keyword ranking
-        only_current = None if include_history else _CURRENT
-        prefetch = [models.Prefetch(query=q, using=name, limit=limit, filter=only_current) for name, q in retrievers]
-        fused = models.QueryRequest(prefetch=prefetch, query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), limit=top_k,
-                                    with_payload=True)
-        lists = [models.QueryRequest(query=q, using=name, limit=limit, filter=only_current, with_payload=False)
-                 for name, q in retrievers]
-        best, *candidate_lists = self.client.query_batch_points(self.collection, [fused, *lists])
+        retrievers = [Nearest(DENSE, self.embedder.embed([query])[0].tolist())]
+        retrievers += [Nearest(SPARSE, sparse)] if sparse.indices else []  # no words, no keyword ranking
+        # a few more than top_k: the engine sums RRF in float32 and cuts ties anyhow, so the cut is made here
+        best, candidate_lists = self.engine.hybrid(retrievers, limit, top_k + MARGIN,
+                                                   None if include_history else CURRENT_UNLESS)
         scores, ranks = [{}, {}], [{}, {}]  # per retriever: point id -> score, point id -> rank
-        for (name, q), listed, score, rank in zip(retrievers, candidate_lists, scores, ranks):
-            score.update((p.id, p.score) for p in listed.points)
-            rank.update((p.id, r) for r, p in enumerate(listed.points, start=1))
-            missing = [p.id for p in best.points if p.id not in score]
-            if missing and len(listed.points) == limit:  # ranked beyond the cut: fetch just their scores
-                only = models.Filter(must=[models.HasIdCondition(has_id=missing)])
-                found = self.client.query_points(self.collection, q, using=name, query_filter=only, limit=len(missing))
-                score.update((p.id, p.score) for p in found.points)
-        hits = [Hit(p.payload["memory_id"], p.payload["text"], p.payload["metadata"], p.score, scores[0].get(p.id, 0.0),
-                    scores[1].get(p.id, 0.0), ranks[0].get(p.id), ranks[1].get(p.id), p.payload.get("superseded_by"),
-                    p.payload.get("supersedes")) for p in best.points]
-        # the engine leaves equal scores in no particular order; break ties as HybridMemory does
-        return sorted(hits, key=lambda h: (-h.score, h.vector_rank or limit + 1, seq_of(h.id)))
+        for retriever, listed, score, rank in zip(retrievers, candidate_lists, scores, ranks):
+            score.update((p.id, p.score) for p in listed)
+            rank.update((p.id, r) for r, p in enumerate(listed, start=1))
+            missing = [p.id for p in best if p.id not in score]
+            if missing and len(listed) == limit:  # ranked beyond the cut: fetch just their scores
+                score.update((p.id, p.score) for p in self.engine.scores(retriever, missing))
+        hits = [Hit(p.payload["memory_id"], p.payload["text"], p.payload["metadata"], _rrf(ranks[0].get(p.id),
+                    ranks[1].get(p.id)), scores[0].get(p.id, 0.0), scores[1].get(p.id, 0.0), ranks[0].get(p.id),
+                    ranks[1].get(p.id), p.payload.get("superseded_by"), p.payload.get("supersedes")) for p in best]
+        # equal scores as HybridMemory orders them: the higher cosine (vector rank) first, then the older memory
+        return sorted(hits, key=lambda h: (-h.score, h.vector_rank or limit + 1, seq_of(h.id)))[:top_k]
 
     def list_all(self) -> list[MemoryRecord]:
         """Every stored memory, oldest first (scrolled a page at a time)."""
-        records, offset = [], None
-        while True:
-            page, offset = self.client.scroll(self.collection, _NOT_LEDGER, limit=BATCH, offset=offset)
-            records += page
-            if offset is None:
-                return [_record(r.payload) for r in sorted(records, key=lambda r: r.id)]
+        return [_record(p.payload) for p in sorted(self.engine.scroll(LEDGER, BATCH), key=lambda p: p.id)]
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         """The memory with this id, or ``None`` (also for strings that are not memory ids)."""
         number = seq_of(memory_id)
-        found = self.client.retrieve(self.collection, [number]) if number is not None else []
+        found = self.engine.retrieve([number]) if number is not None else []
         return _record(found[0].payload) if found else None
 
     def __len__(self) -> int:
-        return self.client.count(self.collection, _NOT_LEDGER, exact=True).count
+        return self.engine.count(LEDGER)
 
     def __repr__(self) -> str:
         return f"<QdrantMemory {self.collection!r} at {self.where}, embedder={self.embedder.name!r}>"
 
 
-def _record(payload: dict[str, Any] | None) -> MemoryRecord:
-    payload = payload or {}
+def _rrf(vector_rank: int | None, keyword_rank: int | None) -> float:
+    """The fused score the engine computed, again in float64 and in the kit's order of terms (``fused_scores``)."""
+    score = 0.0
+    for rank in (vector_rank, keyword_rank):
+        score += 1.0 / (RRF_K - 1 + rank) if rank else 0.0
+    return score
+
+
+def _record(payload: dict[str, Any]) -> MemoryRecord:
     return MemoryRecord(payload["memory_id"], payload["text"], dict(payload["metadata"]), payload.get("superseded_by"),
                         payload.get("superseded_at"), payload.get("supersedes"))

@@ -43,12 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a clone
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_memory import QUERIES, machine, synthetic_memories  # noqa: E402
-from qdrant_client import models  # noqa: E402
 
 from aria_kit.bm25 import tokenize  # noqa: E402
 from aria_kit.embeddings import default_embedder  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
-from aria_kit.qdrant_memory import DENSE, RRF_K, SPARSE, QdrantMemory, query_vector  # noqa: E402
+from aria_kit.qdrant_engines import Nearest  # noqa: E402
+from aria_kit.qdrant_memory import DENSE, SPARSE, QdrantMemory, query_vector  # noqa: E402
 
 
 @dataclass
@@ -76,11 +76,9 @@ def fused_only(memory: QdrantMemory) -> Callable[[str], Any]:
     """The engine's hybrid query alone, as ``QdrantMemory.search`` builds it, without the candidate lists."""
 
     def call(query: str) -> Any:
-        dense = memory.embedder.embed([query])[0].tolist()
-        prefetch = [models.Prefetch(query=dense, using=DENSE, limit=memory.candidates),
-                    models.Prefetch(query=query_vector(tokenize(query)), using=SPARSE, limit=memory.candidates)]
-        return memory.client.query_points(memory.collection, prefetch=prefetch, limit=3,
-                                          query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)), with_payload=True)
+        retrievers = [Nearest(DENSE, memory.embedder.embed([query])[0].tolist()),
+                      Nearest(SPARSE, query_vector(tokenize(query)))]
+        return memory.engine.hybrid(retrievers, memory.candidates, 3, "superseded_by", lists=False)
 
     return call
 

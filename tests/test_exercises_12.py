@@ -93,8 +93,8 @@ def test_to_point_id_agrees_with_qdrant_memory_on_any_input(text):
 def test_to_point_id_names_the_points_qdrant_memory_stores():
     memory = qdrant_memory.QdrantMemory(location=":memory:")
     ids = seed_memory(memory)
-    points, _ = memory.client.scroll(memory.collection, limit=100, with_payload=True)
-    stored = {point.id: point.payload["memory_id"] for point in points if point.id != qdrant_memory.LEDGER}
+    points = memory.engine.scroll(qdrant_memory.LEDGER, 100)  # every point but the ledger
+    stored = {point.id: point.payload["memory_id"] for point in points}
     assert stored == {to_point_id(i): i for i in ids}
     memory.close()
 

@@ -14,6 +14,7 @@ import random
 import socket
 import sys
 import threading
+from dataclasses import asdict
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -36,7 +37,7 @@ from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 from aria_kit.interfaces import Embedder  # noqa: E402
 from aria_kit.qdrant_memory import (  # noqa: E402
-    AVGDL, B, K1, SPARSE_SCHEME, QdrantMemory, document_vector, query_vector, term_index,
+    AVGDL, B, K1, MARGIN, SPARSE_SCHEME, QdrantMemory, document_vector, query_vector, term_index,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -325,9 +326,9 @@ def test_over_http_it_sends_rrf_k_61_two_prefetches_and_insert_only_writes(fake_
     assert FakeQdrant.points[0]["payload"]["sparse"] == SPARSE_SCHEME
     (batch,) = [body for _, path, body in FakeQdrant.log if path.endswith("/query/batch")]
     fused, dense, sparse = batch["searches"]
-    assert fused["query"] == {"rrf": {"k": 61}} and fused["limit"] == 2
+    assert fused["query"] == {"rrf": {"k": 61}} and fused["limit"] == 2 + MARGIN  # cut to top_k after re-scoring
     assert [(p["using"], p["limit"]) for p in fused["prefetch"]] == [("dense", 50), ("bm25", 50)]
-    assert fused["prefetch"][1]["query"] == query_vector(tokenize("order 4821")).model_dump()
+    assert fused["prefetch"][1]["query"] == asdict(query_vector(tokenize("order 4821")))
     assert (dense["using"], sparse["using"]) == ("dense", "bm25")
 
 

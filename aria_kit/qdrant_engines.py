@@ -1,0 +1,265 @@
+"""Where ``QdrantMemory``'s points live: Qdrant's engine in this process, or a Qdrant server.
+
+``QdrantMemory`` needs few calls of a vector database: write points without
+overwriting, read them by id, set payload fields, delete, count, scroll, and a
+hybrid query (two nearest-neighbour prefetches fused by RRF, plus each
+retriever's own candidate list). This module answers them twice, on one engine:
+
+- ``EdgeEngine``: Qdrant Edge (``qdrant_edge``), Qdrant's Rust engine running
+  inside Python, no server. One shard per collection, in the folder
+  ``path/<collection>``; without a path, a temporary folder removed on close.
+  Edge locks the folder while a shard has it open (its write-ahead log), so a
+  second open fails; we say which folder and what to do.
+- ``ClientEngine``: qdrant-client against a Qdrant server or cluster (``url=``),
+  or any ready ``QdrantClient`` (``client=``; its pure-Python local mode too).
+
+Both take and return the plain types below, so ``qdrant_memory.py`` names no
+engine type. Not here: ids, the ledger, superseding and BM25 weights (those are
+the memory's rules, in ``qdrant_memory.py``); HNSW, quantisation, snapshots:
+Edge segments are left unoptimised, so every search is exact.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+try:
+    import qdrant_edge as qe
+except ImportError as exc:  # an optional extra: the core lessons never import this module
+    raise ImportError("QdrantMemory needs qdrant-edge-py (Qdrant's engine, embedded): "
+                      "pip install 'aria_kit[qdrant]'") from exc
+
+if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
+
+DENSE, SPARSE = "dense", "bm25"
+# Qdrant (server, local mode and Edge alike) scores 1/(k + position) with positions from 0, so k = 61 is the
+# kit's k = 60 on ranks from 1; tests/test_qdrant_memory.py checks it against reciprocal_rank_fusion
+RRF_K = 61
+NEVER_INDEX_KB = 10**9  # Edge builds an HNSW index for segments above this size; 1 TB: never
+
+
+@dataclass(frozen=True)
+class SparseVector:
+    """Nonzero weights of a sparse vector: ``values[i]`` at dimension ``indices[i]`` (indices sorted)."""
+
+    indices: list[int]
+    values: list[float]
+
+
+@dataclass
+class Point:
+    """One stored point as either engine returns it: id, payload, score (for query hits) and vectors (if asked)."""
+
+    id: int
+    payload: dict[str, Any] = field(default_factory=dict)
+    score: float = 0.0
+    vectors: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """One retriever of a hybrid query: the named vector to search and the query vector."""
+
+    using: str
+    vector: list[float] | SparseVector
+
+
+class EdgeEngine:
+    """A collection as a Qdrant Edge shard in ``folder/<collection>`` (``folder=None``: a temporary folder)."""
+
+    def __init__(self, folder: str | Path | None, collection: str, dim: int) -> None:
+        if folder is None:
+            temporary = tempfile.mkdtemp(prefix="aria-qdrant-")
+            self._cleanup = weakref.finalize(self, shutil.rmtree, temporary, ignore_errors=True)
+            folder, self.where = temporary, ":memory: (Qdrant Edge, a temporary folder)"
+        else:
+            self._cleanup, self.where = None, f"{folder} (Qdrant Edge)"
+            if (Path(folder) / "meta.json").is_file() and (Path(folder) / "collection").is_dir():
+                raise ValueError(f"{folder} was written by qdrant-client's local mode, not by Qdrant Edge; open it "
+                                 "with QdrantMemory(client=QdrantClient(path=...)) (see docs/qdrant.md).")
+        self.folder = Path(folder) / collection
+        self.created = not (self.folder / "edge_config.json").exists()
+        # vacuum whenever a point was deleted (see delete); never build an HNSW index, so search stays exact
+        config = qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+                               sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+                               optimizers=qe.EdgeOptimizersConfig(deleted_threshold=0.0, vacuum_min_vector_number=1,
+                                                                  indexing_threshold=NEVER_INDEX_KB))
+        self._deleted = False
+        try:
+            self.shard = qe.EdgeShard.create(str(self.folder), config) if self.created else qe.EdgeShard.load(
+                str(self.folder))
+        except Exception as exc:
+            if "WouldBlock" in str(exc):  # Edge's message for a write-ahead log another shard holds
+                raise RuntimeError(f"{self.folder} is open in another QdrantMemory (in this process or "
+                                   "another): close that one first (memory.close()), or pass another path=.") from exc
+            raise
+
+    def insert(self, points: list[Point]) -> None:
+        """Write new points; a point whose id exists already is left as it was (insert-only)."""
+        self.shard.update(qe.UpdateOperation.upsert_points(
+            [qe.Point(p.id, {name: _edge_vector(v) for name, v in (p.vectors or {}).items()}, p.payload)
+             for p in points], update_mode=qe.UpdateMode.InsertOnly))
+
+    def retrieve(self, ids: list[int], payload: bool | list[str] = True, vectors: bool = False) -> list[Point]:
+        """The points with these ids that exist, with their payload (or only the fields named) and vectors."""
+        return [Point(r.id, r.payload or {}, vectors=_plain_vectors(r.vector) if vectors else None)
+                for r in self.shard.retrieve(ids, payload, vectors)]
+
+    def set_payload(self, ids: list[int], payload: dict[str, Any]) -> None:
+        """Set these payload fields on these points (``None`` removes a field: both read back as absent)."""
+        self.shard.update(qe.UpdateOperation.set_payload(ids, payload))
+
+    def delete(self, ids: list[int]) -> None:
+        """Delete points. Their sparse vectors still count in the IDF until the segment is vacuumed, which the
+        next search does first (one pass over the memory, however many deletes came before it)."""
+        self.shard.update(qe.UpdateOperation.delete_points(ids))
+        self._deleted = True
+
+    def _vacuumed(self) -> qe.EdgeShard:
+        if self._deleted:
+            self.shard.optimize()
+            self._deleted = False
+        return self.shard
+
+    def hybrid(self, retrievers: list[Nearest], candidates: int, top_k: int,
+               unless_set: str | None, lists: bool = True) -> tuple[list[Point], list[list[Point]]]:
+        """RRF over each retriever's top ``candidates`` (points whose ``unless_set`` field is empty), and each list
+        (unless ``lists=False``: a benchmark times the fused query alone)."""
+        only = qe.Filter(must=[qe.IsEmptyCondition(key=unless_set)]) if unless_set else None
+        queries = [qe.Query.Nearest(_edge_vector(r.vector), using=r.using) for r in retrievers]
+        fused = qe.QueryRequest(limit=top_k, query=qe.Fusion.Rrf(k=RRF_K), with_payload=True, prefetches=[
+            qe.Prefetch(limit=candidates, query=q, filter=only) for q in queries])
+        listing = [qe.QueryRequest(limit=candidates, query=q, filter=only, with_payload=False) for q in queries]
+        best, *listed = self._vacuumed().query_batch(qe.QueryBatchRequest([fused, *listing[:len(queries) * lists]]))
+        return [Point(p.id, p.payload or {}, p.score) for p in best], [[Point(p.id, score=p.score) for p in one]
+                                                                       for one in listed]
+
+    def scores(self, retriever: Nearest, ids: list[int]) -> list[Point]:
+        """The scores of just these points for one retriever (for hits ranked beyond the candidates)."""
+        only = qe.Filter(must=[qe.HasIdCondition(point_ids=set(ids))])
+        found = self._vacuumed().query(qe.QueryRequest(limit=len(ids), filter=only, with_payload=False,
+                                                 query=qe.Query.Nearest(_edge_vector(retriever.vector),
+                                                                        using=retriever.using)))
+        return [Point(p.id, score=p.score) for p in found]
+
+    def scroll(self, skip: int, page: int) -> list[Point]:
+        """Every point but ``skip`` (the ledger), with payloads, a page of ``page`` at a time."""
+        points, offset, only = [], None, qe.Filter(must_not=[qe.HasIdCondition(point_ids={skip})])
+        while True:
+            records, offset = self.shard.scroll(qe.ScrollRequest(offset=offset, limit=page, filter=only,
+                                                                 with_payload=True, with_vector=False))
+            points += [Point(r.id, r.payload or {}) for r in records]
+            if offset is None:
+                return points
+
+    def count(self, skip: int) -> int:
+        return self.shard.count(qe.CountRequest(exact=True, filter=qe.Filter(
+            must_not=[qe.HasIdCondition(point_ids={skip})])))
+
+    def close(self) -> None:
+        """Flush and release the shard (and its folder's lock); a temporary folder is removed."""
+        self.shard.close()
+        if self._cleanup is not None:
+            self._cleanup()
+
+
+def _edge_vector(vector: list[float] | SparseVector) -> Any:
+    return qe.SparseVector(indices=vector.indices, values=vector.values) if isinstance(vector, SparseVector) else vector
+
+
+def _plain_vectors(vectors: Any) -> dict[str, Any]:
+    return {name: SparseVector(list(v.indices), [float(x) for x in v.values]) if hasattr(v, "indices") else list(v)
+            for name, v in (vectors or {}).items()}
+
+
+
+class ClientEngine:
+    """A collection on a Qdrant server or cluster through qdrant-client (or in any ready ``QdrantClient``)."""
+
+    def __init__(self, client: QdrantClient, collection: str, dim: int, where: str, owned: bool) -> None:
+        from qdrant_client import models
+        from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+        self.client, self.collection, self.where, self._models = client, collection, where, models
+        try:
+            self.created = not client.collection_exists(collection)
+            if self.created:
+                client.create_collection(
+                    collection, vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)},
+                    sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)})
+        except Exception as exc:
+            if owned:  # ours to close: a refused folder must not stay locked by this process
+                client.close()
+            if isinstance(exc, ResponseHandlingException):
+                raise ConnectionError(f"could not reach Qdrant at {where} ({exc}). Start a server (see "
+                                      "docs/qdrant.md), or unset ARIA_QDRANT_URL to keep memory embedded.") from exc
+            if isinstance(exc, UnexpectedResponse) and exc.status_code in (401, 403):
+                raise PermissionError(f"Qdrant at {where} refused the API key (HTTP {exc.status_code}); "
+                                      "pass api_key= or set ARIA_QDRANT_API_KEY.") from exc
+            raise
+
+    def insert(self, points: list[Point]) -> None:
+        """Write new points; a point whose id exists already is left as it was (insert-only)."""
+        m = self._models
+        self.client.upsert(self.collection, [
+            m.PointStruct(id=p.id, vector={name: self._vector(v) for name, v in (p.vectors or {}).items()},
+                          payload=p.payload) for p in points], update_mode=m.UpdateMode.INSERT_ONLY)
+
+    def retrieve(self, ids: list[int], payload: bool | list[str] = True, vectors: bool = False) -> list[Point]:
+        found = self.client.retrieve(self.collection, ids, with_payload=payload, with_vectors=vectors)
+        return [Point(r.id, r.payload or {}, vectors=_plain_vectors(r.vector) if vectors else None) for r in found]
+
+    def set_payload(self, ids: list[int], payload: dict[str, Any]) -> None:
+        self.client.set_payload(self.collection, payload, points=ids)
+
+    def delete(self, ids: list[int]) -> None:
+        self.client.delete(self.collection, self._models.PointIdsList(points=ids))
+
+    def hybrid(self, retrievers: list[Nearest], candidates: int, top_k: int,
+               unless_set: str | None, lists: bool = True) -> tuple[list[Point], list[list[Point]]]:
+        """As ``EdgeEngine.hybrid``, in one batch of three requests (one round trip)."""
+        m = self._models
+        only = m.Filter(must=[m.IsEmptyCondition(is_empty=m.PayloadField(key=unless_set))]) if unless_set else None
+        queries = [(r.using, self._vector(r.vector)) for r in retrievers]
+        fused = m.QueryRequest(prefetch=[m.Prefetch(query=q, using=name, limit=candidates, filter=only)
+                                         for name, q in queries],
+                               query=m.RrfQuery(rrf=m.Rrf(k=RRF_K)), limit=top_k, with_payload=True)
+        listing = [m.QueryRequest(query=q, using=name, limit=candidates, filter=only, with_payload=False)
+                   for name, q in queries]
+        best, *listed = self.client.query_batch_points(self.collection, [fused, *listing[:len(queries) * lists]])
+        return [Point(p.id, p.payload or {}, p.score) for p in best.points], [
+            [Point(p.id, score=p.score) for p in one.points] for one in listed]
+
+    def scores(self, retriever: Nearest, ids: list[int]) -> list[Point]:
+        m = self._models
+        found = self.client.query_points(self.collection, self._vector(retriever.vector), using=retriever.using,
+                                         query_filter=m.Filter(must=[m.HasIdCondition(has_id=ids)]), limit=len(ids))
+        return [Point(p.id, score=p.score) for p in found.points]
+
+    def scroll(self, skip: int, page: int) -> list[Point]:
+        m = self._models
+        points, offset, only = [], None, m.Filter(must_not=[m.HasIdCondition(has_id=[skip])])
+        while True:
+            records, offset = self.client.scroll(self.collection, only, limit=page, offset=offset)
+            points += [Point(r.id, r.payload or {}) for r in records]
+            if offset is None:
+                return points
+
+    def count(self, skip: int) -> int:
+        m = self._models
+        return self.client.count(self.collection, m.Filter(must_not=[m.HasIdCondition(has_id=[skip])]),
+                                 exact=True).count
+
+    def close(self) -> None:
+        self.client.close()
+
+    def _vector(self, vector: list[float] | SparseVector) -> Any:
+        if isinstance(vector, SparseVector):
+            return self._models.SparseVector(indices=vector.indices, values=vector.values)
+        return vector
