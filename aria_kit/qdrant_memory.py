@@ -17,21 +17,24 @@ vectors cannot follow a drifting average) and tokens whose hashes collide
 (about V²/2³² pairs for V distinct tokens) count as one term.
 
 Search is hybrid *inside the engine*: a Query API request prefetches the best
-``candidates`` points by each vector and fuses them with RRF. Qdrant scores
-``1/(k + position)`` with positions from 0 (local mode: ``qdrant_client/hybrid/
-fusion.py``; server: ``reciprocal_rank_fusion.rs``), so ``k = 61`` gives the kit's
-``Σ 1/(60 + rank)`` with ranks from 1. Two more requests in the same batch (one
-round trip) return each retriever's candidate list: the ``cosine``, ``bm25`` and
-ranks every hit shows come from there.
+``candidates`` points by each vector and fuses them with RRF (k = 61 on positions
+from 0, i.e. the kit's k = 60; see ``qdrant_engines.py``). Two more requests in
+the same batch return each retriever's candidate list: the ``cosine``, ``bm25``
+and ranks every hit shows come from there, equal scores ranked older memory
+first as ``HybridMemory`` ranks them, and each hit's fused score is recomputed
+from those ranks in float64 (Qdrant Edge sums in float32) before the cut to
+``top_k``, which is why the engine is asked for ``MARGIN`` more.
 
-Runs embedded with no server (``location=":memory:"``, or ``path=`` a folder
-that one process at a time may open) or against a Qdrant server or cluster
-(``url=`` or ``ARIA_QDRANT_URL``) with no other change; see docs/qdrant.md.
+Embedded, with no server (``location=":memory:"``, or ``path=`` a folder that one
+memory at a time may open), it is Qdrant's own engine in this process, Qdrant
+Edge; against a server or cluster (``url=`` or ``ARIA_QDRANT_URL``) the same
+engine over HTTP, through qdrant-client. See docs/qdrant.md.
 Differences from ``HybridMemory``: it fuses by RRF (k = 60) and keeps every query word,
 like ``HybridMemory(fusion=RRF(60), stopwords=())``, not ``HybridMemory()``'s default
 (convex fusion of scores, query stop words dropped); fusion sees each retriever's top
-``candidates``, not full rankings (the same while the memory holds fewer);
-BM25 uses ``AVGDL``; equal scores come out of the engine in its own order.
+``candidates``, not full rankings (the same while the memory holds fewer); BM25 uses
+``AVGDL``; the engine scores in float32, so scores that differ only past the 7th digit
+may tie, and a tie at the edge of a candidate list is cut the engine's way.
 
 Superseding (lesson 10) lives in the payload: the old point gets
 ``superseded_by`` and ``superseded_at``, the new one ``supersedes``, and
@@ -267,7 +270,8 @@ class QdrantMemory(MemoryBackend):
                                                    None if include_history else CURRENT_UNLESS)
         scores, ranks = [{}, {}], [{}, {}]  # per retriever: point id -> score, point id -> rank
         for retriever, listed, score, rank in zip(retrievers, candidate_lists, scores, ranks):
-            score.update((p.id, p.score) for p in listed)
+            listed = sorted(listed, key=lambda p: (-p.score, p.id))  # equal scores: the older memory first, as
+            score.update((p.id, p.score) for p in listed)  # HybridMemory ranks them (the engine has its own order)
             rank.update((p.id, r) for r, p in enumerate(listed, start=1))
             missing = [p.id for p in best if p.id not in score]
             if missing and len(listed) == limit:  # ranked beyond the cut: fetch just their scores

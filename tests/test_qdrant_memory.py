@@ -1,6 +1,8 @@
 """QdrantMemory: the shared memory contract (embedded in memory and in a local folder) plus what is Qdrant's own.
 
-Everything runs in qdrant-client's embedded local mode, offline. The one test
+Embedded mode is Qdrant Edge (Qdrant's engine in-process), offline; a ready
+qdrant-client ``client=`` (local mode here) is tested where the server path
+matters (two writers, foreign collections). The one test
 that speaks to "a server" uses a small fake on 127.0.0.1: it checks the
 requests QdrantMemory sends over HTTP (RRF k, prefetches, insert-only writes),
 not how a real Qdrant server answers them.
@@ -52,6 +54,13 @@ class TestQdrantMemoryEmbeddedInMemory(MemoryBackendContract):
 class TestQdrantMemoryEmbeddedOnDisk(MemoryBackendContract):
     def make_memory(self, tmp_path: Path) -> QdrantMemory:
         return QdrantMemory(path=tmp_path / "qdrant")
+
+
+class TestQdrantMemoryThroughQdrantClient(MemoryBackendContract):
+    """The qdrant-client path a server uses, on its local mode: the contract holds there too."""
+
+    def make_memory(self, tmp_path: Path) -> QdrantMemory:
+        return QdrantMemory(client=QdrantClient(":memory:"))
 
 
 def seeded(memory: QdrantMemory | HybridMemory) -> QdrantMemory | HybridMemory:
@@ -175,7 +184,7 @@ def test_reopening_a_local_folder_restores_memories_and_search_results(tmp_path:
     again = reopened.search("order 4821", top_k=4)
     assert [(h.id, h.score, h.vector_rank, h.keyword_rank) for h in again] == [
         (h.id, h.score, h.vector_rank, h.keyword_rank) for h in hits]
-    # local mode reloads vectors as float64 (they were float32), so cosines move in the 9th digit
+    # the memory deleted before closing left the IDF when it was deleted; reopening must not change any score
     assert [h.cosine for h in again] == pytest.approx([h.cosine for h in hits], abs=1e-6)
     assert [h.bm25 for h in again] == pytest.approx([h.bm25 for h in hits], rel=1e-6)
     assert reopened.store("the next memory") == "mem_0009"  # mem_0008 was deleted: never handed out again
