@@ -71,9 +71,12 @@ class Nearest:
 
 
 class EdgeEngine:
-    """A collection as a Qdrant Edge shard in ``folder/<collection>`` (``folder=None``: a temporary folder)."""
+    """A collection as a Qdrant Edge shard in ``folder/<collection>`` (``folder=None``: a temporary folder).
 
-    def __init__(self, folder: str | Path | None, collection: str, dim: int) -> None:
+    ``indexed``: a payload field that searches filter on, given a keyword index when the shard is created.
+    """
+
+    def __init__(self, folder: str | Path | None, collection: str, dim: int, indexed: str | None = None) -> None:
         if folder is None:
             temporary = tempfile.mkdtemp(prefix="aria-qdrant-")
             self._cleanup = weakref.finalize(self, shutil.rmtree, temporary, ignore_errors=True)
@@ -99,6 +102,8 @@ class EdgeEngine:
                 raise RuntimeError(f"{self.folder} is open in another QdrantMemory (in this process or "
                                    "another): close that one first (memory.close()), or pass another path=.") from exc
             raise
+        if self.created and indexed:  # a filter on an unindexed field reads every payload: 8x slower at 10,000
+            self.shard.update(qe.UpdateOperation.create_field_index(indexed, qe.PayloadSchemaType.Keyword))
 
     def insert(self, points: list[Point]) -> None:
         """Write new points; a point whose id exists already is left as it was (insert-only)."""

@@ -106,7 +106,7 @@ def open_engine(location: str | None, url: str | None, path: str | Path | None, 
     env_url = os.environ.get("ARIA_QDRANT_URL")
     ((kind, where),) = given.items() or ({"url": env_url} if env_url else {"location": ":memory:"}).items()
     if kind == "path" or (kind == "location" and where == ":memory:"):
-        return EdgeEngine(where if kind == "path" else None, collection, dim)
+        return EdgeEngine(where if kind == "path" else None, collection, dim, indexed=CURRENT_UNLESS)
     if kind == "client":
         return ClientEngine(where, collection, dim, repr(where), owned=False)
     try:

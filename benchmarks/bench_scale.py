@@ -17,7 +17,11 @@ Engines, each run in its own process so its peak memory (``ru_maxrss``) is its o
   (cosine) + its ``Bm25`` sparse vectors with the IDF modifier, two prefetches of 50 fused by
   RRF (k = 60); ingest includes ``optimize()`` (which builds the HNSW index). Approximate.
   ``edge-no-hnsw`` skips ``optimize()``: plain segments, searched by brute force.
-- ``qdrant-local``: ``QdrantMemory`` on qdrant-client's local mode (pure Python), up to 10,000 only.
+- ``qdrant-memory-edge``: ``QdrantMemory()`` end to end, embedded, which runs on Qdrant Edge: our own
+  BM25 sparse vectors, exact search (no HNSW), fusion by RRF in the engine plus each retriever's
+  candidate list of 100 (the cosine, BM25 and ranks on every hit).
+- ``qdrant-local``: the same ``QdrantMemory`` through qdrant-client's local mode (pure Python), up to
+  10,000 only.
 
 All engines embed with WordLlama (256-d); ingest times include embedding. Memories are the
 seeded synthetic texts of ``bench_memory.py``. Search: ``top_k=3`` over its 12 queries, cycled;
@@ -155,12 +159,19 @@ def run_edge(texts: list[str], searches: int, build_hnsw: bool = True) -> dict[s
     return {"ingest_s": upsert + optimize, "optimize_s": optimize, "p50_ms": p50, "p99_ms": p99}
 
 
-def run_qdrant_local(texts: list[str], searches: int) -> dict[str, float]:
+def run_qdrant_memory(texts: list[str], searches: int, engine: str) -> dict[str, float]:
+    """``QdrantMemory`` end to end (``store_many``, ``search``): on Qdrant Edge, or on qdrant-client's local mode."""
     from aria_kit.qdrant_memory import QdrantMemory
 
-    memory = QdrantMemory()
-    ingest = in_steps(texts, memory.store_many, "qdrant-local")
-    p50, p99 = percentiles(memory.search, min(searches, 24))
+    if engine == "edge":
+        memory = QdrantMemory()  # embedded: Qdrant Edge
+    else:
+        from qdrant_client import QdrantClient
+
+        memory = QdrantMemory(client=QdrantClient(":memory:"))  # qdrant-client's pure-Python local mode
+    ingest = in_steps(texts, memory.store_many, f"qdrant-memory-{engine}")
+    p50, p99 = percentiles(memory.search, searches if engine == "edge" else min(searches, 24))
+    memory.close()
     return {"ingest_s": ingest, "p50_ms": p50, "p99_ms": p99}
 
 
@@ -220,8 +231,9 @@ def precision_lever(size: int) -> None:
 
 ENGINES = {"hybrid": run_hybrid, "hybrid-main": run_hybrid_baseline, "bm25-ours": run_bm25_ours, "bm25s": run_bm25s,
            "edge": run_edge, "edge-no-hnsw": lambda texts, searches: run_edge(texts, searches, build_hnsw=False),
-           "qdrant-local": run_qdrant_local}
-LIMITS = {"qdrant-local": 10_000, "edge": 100_000, "edge-no-hnsw": 100_000}  # minutes per size beyond
+           "qdrant-memory-edge": lambda texts, searches: run_qdrant_memory(texts, searches, "edge"),
+           "qdrant-local": lambda texts, searches: run_qdrant_memory(texts, searches, "local")}
+LIMITS = {"qdrant-local": 10_000, "edge": 100_000, "edge-no-hnsw": 100_000, "qdrant-memory-edge": 100_000}  # minutes per size beyond
 
 
 def one(engine: str, size: int, searches: int) -> dict[str, Any]:
@@ -257,7 +269,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1k and 3k memories only")
     parser.add_argument("--full", action="store_true", help="add 1,000,000 memories")
-    parser.add_argument("--engines", default="hybrid,bm25-ours,bm25s,edge,edge-no-hnsw,qdrant-local")
+    parser.add_argument("--engines",
+                        default="hybrid,bm25-ours,bm25s,edge,edge-no-hnsw,qdrant-memory-edge,qdrant-local")
     parser.add_argument("--baseline", help="path of an older checkout to run as hybrid-main")
     parser.add_argument("--compare", type=int, metavar="N", help="only compare with --baseline in one process at N")
     parser.add_argument("--precision", type=int, metavar="N", help="only measure float16/int8 copies at N memories")
