@@ -69,7 +69,7 @@ AVGDL = 10.0  # a one-sentence memory is about 10 tokens; K1 and B are BM25Index
 SPARSE_SCHEME = f"bm25-tf k1={K1} b={B} avgdl={AVGDL} crc32-31"
 LEDGER = 0
 BATCH = 256  # points per request: far below a server's 32 MB request limit
-MARGIN = 10  # fused hits asked beyond top_k (see search)
+MARGIN = 10  # fused hits asked of the engine beyond top_k, so their payloads come with them (see search)
 CURRENT_UNLESS = "superseded_by"  # a memory is current while this payload field is empty
 
 
@@ -265,22 +265,29 @@ class QdrantMemory(MemoryBackend):
         sparse = query_vector(tokenize(query))
         retrievers = [Nearest(DENSE, self.embedder.embed([query])[0].tolist())]
         retrievers += [Nearest(SPARSE, sparse)] if sparse.indices else []  # no words, no keyword ranking
-        # a few more than top_k: the engine sums RRF in float32 and cuts ties anyhow, so the cut is made here
+        # The engine fuses in float32 and orders ties its own way, so the ranking is settled here, on the two
+        # candidate lists; the engine's fused answer (top_k + MARGIN hits) supplies the payloads.
         best, candidate_lists = self.engine.hybrid(retrievers, limit, top_k + MARGIN,
                                                    None if include_history else CURRENT_UNLESS)
-        scores, ranks = [{}, {}], [{}, {}]  # per retriever: point id -> score, point id -> rank
-        for retriever, listed, score, rank in zip(retrievers, candidate_lists, scores, ranks):
-            listed = sorted(listed, key=lambda p: (-p.score, p.id))  # equal scores: the older memory first, as
-            score.update((p.id, p.score) for p in listed)  # HybridMemory ranks them (the engine has its own order)
+        scores, ranks, fused = [{}, {}], [{}, {}], {}  # per retriever: id -> score, id -> rank; id -> RRF score
+        for listed, score, rank in zip(candidate_lists, scores, ranks):
+            listed = sorted(listed, key=lambda p: (-p.score, p.id))  # equal scores: older memory first, as in
+            score.update((p.id, p.score) for p in listed)  # HybridMemory (the engine's order changes between runs)
             rank.update((p.id, r) for r, p in enumerate(listed, start=1))
-            missing = [p.id for p in best if p.id not in score]
-            if missing and len(listed) == limit:  # ranked beyond the cut: fetch just their scores
-                score.update((p.id, p.score) for p in self.engine.scores(retriever, missing))
-        hits = [Hit(p.payload["memory_id"], p.payload["text"], p.payload["metadata"], _rrf(ranks[0].get(p.id),
-                    ranks[1].get(p.id)), scores[0].get(p.id, 0.0), scores[1].get(p.id, 0.0), ranks[0].get(p.id),
-                    ranks[1].get(p.id), p.payload.get("superseded_by"), p.payload.get("supersedes")) for p in best]
-        # equal scores as HybridMemory orders them: the higher cosine (vector rank) first, then the older memory
-        return sorted(hits, key=lambda h: (-h.score, h.vector_rank or limit + 1, seq_of(h.id)))[:top_k]
+            for point_id, r in rank.items():  # the kit's RRF: k = 60 on ranks from 1, in float64, vector term first
+                fused[point_id] = fused.get(point_id, 0.0) + 1.0 / (RRF_K - 1 + r)
+        # equal fused scores as HybridMemory orders them: the higher cosine (vector rank) first, then the older memory
+        chosen = sorted(fused, key=lambda i: (-fused[i], ranks[0].get(i, limit + 1), i))[:top_k]
+        payloads = {p.id: p.payload for p in best}
+        late = [i for i in chosen if i not in payloads]  # only when ties outnumber the margin
+        payloads.update((p.id, p.payload) for p in (self.engine.retrieve(late) if late else []))
+        for retriever, listed, score in zip(retrievers, candidate_lists, scores):
+            beyond = [i for i in chosen if i not in score]
+            if beyond and len(listed) == limit:  # ranked beyond the cut: fetch just their scores
+                score.update((p.id, p.score) for p in self.engine.scores(retriever, beyond))
+        return [Hit(payloads[i]["memory_id"], payloads[i]["text"], payloads[i]["metadata"], fused[i],
+                    scores[0].get(i, 0.0), scores[1].get(i, 0.0), ranks[0].get(i), ranks[1].get(i),
+                    payloads[i].get("superseded_by"), payloads[i].get("supersedes")) for i in chosen]
 
     def list_all(self) -> list[MemoryRecord]:
         """Every stored memory, oldest first (scrolled a page at a time)."""
@@ -297,14 +304,6 @@ class QdrantMemory(MemoryBackend):
 
     def __repr__(self) -> str:
         return f"<QdrantMemory {self.collection!r} at {self.where}, embedder={self.embedder.name!r}>"
-
-
-def _rrf(vector_rank: int | None, keyword_rank: int | None) -> float:
-    """The fused score the engine computed, again in float64 and in the kit's order of terms (``fused_scores``)."""
-    score = 0.0
-    for rank in (vector_rank, keyword_rank):
-        score += 1.0 / (RRF_K - 1 + rank) if rank else 0.0
-    return score
 
 
 def _record(payload: dict[str, Any]) -> MemoryRecord:

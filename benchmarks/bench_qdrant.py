@@ -1,31 +1,33 @@
-"""Benchmark: search latency of HybridMemory and of QdrantMemory embedded (local mode), same memories.
+"""Benchmark: QdrantMemory embedded (Qdrant Edge) against its like-for-like HybridMemory: latency and agreement.
 
     python benchmarks/bench_qdrant.py            # 1,000 memories: the default, well under a minute
-    python benchmarks/bench_qdrant.py --full     # 1,000 and 10,000 memories (about two minutes)
+    python benchmarks/bench_qdrant.py --full     # 1,000 and 10,000 memories
+    python benchmarks/bench_qdrant.py --local    # also QdrantMemory on qdrant-client's local mode (slow)
     python benchmarks/bench_qdrant.py --quick    # 200 memories, a smoke test for the test suite
 
-Both memories get the same synthetic texts as ``bench_memory.py`` (seeded
+Every memory gets the same synthetic texts as ``bench_memory.py`` (seeded
 templates, nothing downloaded) and the same embedder, built with one
 ``store_many`` call each. At each size it times ``searches`` calls of
 ``search(query, top_k=3)``, cycling through ``bench_memory.QUERIES``, and reports
-the mean and 95th percentile. Three Qdrant rows:
+the mean and 95th percentile. The rows:
 
-- ``QdrantMemory``: what the class does — one batch of three requests (the
-  fused RRF query, plus each retriever's candidate list for the cosine, BM25
-  and ranks shown on every hit), 100 candidates per retriever;
+- ``HybridMemory, RRF(60)``: ``HybridMemory(fusion=RRF(60), stopwords=())``, the
+  set-up ``QdrantMemory`` reproduces (exact, numpy);
+- ``QdrantMemory (Edge)``: what the class does embedded — one batch of three
+  requests to Qdrant Edge (the fused RRF query, plus each retriever's candidate
+  list for the cosine, BM25 and ranks shown on every hit), 100 candidates each;
 - ``fused request only``: that batch without the two candidate lists, i.e.
   what the explanations cost;
 - ``candidates = all``: every memory in both prefetches, the setting under
-  which fusion sees full rankings as HybridMemory does (fewer searches: slow).
+  which fusion sees full rankings as HybridMemory does;
+- ``QdrantMemory (local mode)`` with ``--local``: the same class through
+  qdrant-client's pure-Python local mode, what embedded mode was before Edge.
 
-It then checks, per query, how far the two agree: top-3 ids shared, and
-whether Qdrant's dense and keyword orders ever contradict HybridMemory's cosine
-and BM25 scores (inversions), next to the largest group of memories tied on one
-BM25 score — the templated memories tie by the hundred, and each engine orders
-a tie its own way, which RRF turns into different fused scores.
-Local mode is qdrant-client's pure-Python engine (numpy for dense vectors, a
-Python loop over every sparse vector); a Qdrant server uses HNSW and an
-inverted index, so these figures say nothing about a server's latency.
+It then checks, per query, how far QdrantMemory (candidates = all) and the
+like-for-like HybridMemory agree: top-3 ids shared, whether the two top 3s are
+identical (ids and order), next to the largest group of memories tied on one
+BM25 score — the templated memories tie by the hundred. Ingest rate and peak
+memory at 10,000 and 100,000 are ``bench_scale.py``'s (one process per engine).
 """
 
 from __future__ import annotations
@@ -46,9 +48,10 @@ from bench_memory import QUERIES, machine, synthetic_memories  # noqa: E402
 
 from aria_kit.bm25 import tokenize  # noqa: E402
 from aria_kit.embeddings import default_embedder  # noqa: E402
+from aria_kit.fusion import RRF  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 from aria_kit.qdrant_engines import Nearest  # noqa: E402
-from aria_kit.qdrant_memory import DENSE, SPARSE, QdrantMemory, query_vector  # noqa: E402
+from aria_kit.qdrant_memory import CURRENT_UNLESS, DENSE, SPARSE, QdrantMemory, query_vector  # noqa: E402
 
 
 @dataclass
@@ -78,7 +81,7 @@ def fused_only(memory: QdrantMemory) -> Callable[[str], Any]:
     def call(query: str) -> Any:
         retrievers = [Nearest(DENSE, memory.embedder.embed([query])[0].tolist()),
                       Nearest(SPARSE, query_vector(tokenize(query)))]
-        return memory.engine.hybrid(retrievers, memory.candidates, 3, "superseded_by", lists=False)
+        return memory.engine.hybrid(retrievers, memory.candidates, 3, CURRENT_UNLESS, lists=False)
 
     return call
 
@@ -89,44 +92,40 @@ def build(memory: Any, texts: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def agreement(hybrid: HybridMemory, qdrant: QdrantMemory, size: int) -> list[tuple[str, int, int, int, int]]:
-    """Per query: top-3 ids shared, and whether Qdrant orders memories as HybridMemory's scores do.
-
-    Returns (query, shared top-3 ids, order inversions against HybridMemory's
-    cosines, inversions against its BM25 scores, largest group of memories
-    with one equal BM25 score). Zero inversions means the two backends rank
-    alike except where scores tie, and ties are ordered by each engine its own way.
-    """
+def agreement(hybrid: HybridMemory, qdrant: QdrantMemory) -> list[tuple[str, int, bool, int]]:
+    """Per query: top-3 ids shared, whether the top 3s are identical, and the largest BM25 tie."""
     rows = []
     for query in QUERIES:
-        reference = {h.id: h for h in hybrid.search(query, top_k=size)}
-        hits = qdrant.search(query, top_k=size)
-        by_vector = [reference[h.id].cosine for h in sorted(hits, key=lambda h: h.vector_rank or size + 1)]
-        by_keyword = [reference[h.id].bm25 for h in sorted(hits, key=lambda h: h.keyword_rank or size + 1)
-                      if h.keyword_rank]
-        ties = Counter(round(h.bm25, 9) for h in reference.values() if h.bm25 > 0)
-        rows.append((query, len({h.id for h in hits[:3]} & {h.id for h in hybrid.search(query)}),
-                     sum(a < b - 1e-6 for a, b in zip(by_vector, by_vector[1:])),
-                     sum(a < b - 1e-9 for a, b in zip(by_keyword, by_keyword[1:])), max(ties.values(), default=0)))
+        theirs, ours = hybrid.search(query), qdrant.search(query)
+        ties = Counter(round(h.bm25, 9) for h in hybrid.search(query, top_k=len(hybrid)) if h.bm25 > 0)
+        rows.append((query, len({h.id for h in ours} & {h.id for h in theirs}),
+                     [h.id for h in ours] == [h.id for h in theirs], max(ties.values(), default=0)))
     return rows
 
 
-def run(sizes: list[int], searches: int, slow_searches: int) -> tuple[list[Row], dict[int, list[tuple]]]:
+def run(sizes: list[int], searches: int, slow_searches: int, local: bool) -> tuple[list[Row], dict[int, list]]:
     embedder = default_embedder()
     texts = synthetic_memories(max(sizes))
     embedder.embed(texts[:10])  # warm up before timing anything
     rows, agreements = [], {}
     for size in sizes:
-        hybrid, qdrant = HybridMemory(embedder), QdrantMemory(embedder, location=":memory:")
+        hybrid, qdrant = HybridMemory(embedder, fusion=RRF(60), stopwords=()), QdrantMemory(embedder)
         hybrid_s, qdrant_s = build(hybrid, texts[:size]), build(qdrant, texts[:size])
-        rows.append(Row("HybridMemory", size, hybrid_s, searches, *time_calls(hybrid.search, searches)))
-        rows.append(Row("QdrantMemory (embedded)", size, qdrant_s, searches, *time_calls(qdrant.search, searches)))
+        rows.append(Row("HybridMemory, RRF(60)", size, hybrid_s, searches, *time_calls(hybrid.search, searches)))
+        rows.append(Row("QdrantMemory (Edge)", size, qdrant_s, searches, *time_calls(qdrant.search, searches)))
         rows.append(Row("  fused request only", size, qdrant_s, searches, *time_calls(fused_only(qdrant), searches)))
+        default = agreement(hybrid, qdrant)
         qdrant.candidates = size
-        rows.append(Row("  candidates = all", size, qdrant_s, slow_searches,
-                        *time_calls(qdrant.search, slow_searches)))
-        agreements[size] = agreement(hybrid, qdrant, size)
+        rows.append(Row("  candidates = all", size, qdrant_s, slow_searches, *time_calls(qdrant.search, slow_searches)))
+        agreements[size] = [(*row, *first[1:3]) for row, first in zip(agreement(hybrid, qdrant), default)]
         qdrant.close()
+        if local:
+            from qdrant_client import QdrantClient
+
+            old = QdrantMemory(embedder, client=QdrantClient(":memory:"))
+            rows.append(Row("QdrantMemory (local mode)", size, build(old, texts[:size]), slow_searches,
+                            *time_calls(old.search, slow_searches)))
+            old.close()
     return rows, agreements
 
 
@@ -143,23 +142,28 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="200 memories, few searches: a smoke test")
-    mode.add_argument("--full", action="store_true", help="1,000 and 10,000 memories (about two minutes)")
+    mode.add_argument("--full", action="store_true", help="1,000 and 10,000 memories")
+    parser.add_argument("--local", action="store_true", help="also qdrant-client's local mode (slow)")
     args = parser.parse_args(argv)
     if args.quick:
         sizes, searches, slow_searches = [200], 12, 4
     elif args.full:
-        sizes, searches, slow_searches = [1_000, 10_000], 200, 20
+        sizes, searches, slow_searches = [1_000, 10_000], 200, 24
     else:
-        sizes, searches, slow_searches = [1_000], 100, 10
+        sizes, searches, slow_searches = [1_000], 100, 12
     print(machine())
     started = time.perf_counter()
-    rows, agreements = run(sizes, searches, slow_searches)
+    rows, agreements = run(sizes, searches, slow_searches, args.local)
     print(table(rows))
     for size, per_query in agreements.items():
-        print(f"\nAt {size:,} memories (Qdrant with candidates = all): top-3 ids shared with HybridMemory, "
-              "order inversions against HybridMemory's cosines / BM25 scores, largest BM25 tie")
-        for query, shared, dense_inversions, keyword_inversions, tie in per_query:
-            print(f"  {query!r:50} {shared} of 3   inversions {dense_inversions} / {keyword_inversions}   tie {tie:,}")
+        print(f"\nAt {size:,} memories: top-3 ids shared with HybridMemory(fusion=RRF(60), stopwords=()) and "
+              "whether the top 3s are identical, for QdrantMemory with candidates = all / = 100; largest BM25 tie")
+        for query, shared, identical, tie, shared_100, identical_100 in per_query:
+            print(f"  {query!r:50} {shared} of 3 {'identical' if identical else 'differs  '} / "
+                  f"{shared_100} of 3 {'identical' if identical_100 else 'differs  '}   tie {tie:,}")
+        for name, column in (("all", 1), ("100", 4)):
+            print(f"  candidates = {name}: mean {statistics.fmean(row[column] for row in per_query):.2f} of 3 shared, "
+                  f"{sum(row[column + 1] for row in per_query)} of {len(per_query)} top 3s identical")
     print(f"\nsearch(query, top_k=3) over {len(QUERIES)} queries, cycled. Total {time.perf_counter() - started:.0f} s.")
     return rows
 
