@@ -145,14 +145,15 @@ QUIZ = Quiz("Lesson 12", [
          "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
          "d": "k changes the arithmetic, not the amount of work."}),
     Question(
-        "Two memories tie exactly on BM25 for a query. Which one does each backend list first?",
-        {"a": "The older one, on both backends", "b": "A different one on every run",
-         "c": "HybridMemory the older one; Qdrant whichever its sort leaves first (same every run)",
+        "Two memories tie exactly on BM25 for a query. Which one gets the better keyword rank on each backend?",
+        {"a": "The older one, on both backends",
+         "b": "On QdrantMemory, whichever the engine lists first, the same on every run",
+         "c": "A different one on every search, even within one run",
          "d": "The longer memory, on both backends"},
-        "c",
-        "HybridMemory breaks ties by age; the engine's sort makes no promise about equal values, so the two may "
-        "order one tie two ways, and RRF carries that into the fused ranking.",
-        {"a": "That is only HybridMemory's rule; this lesson shows Qdrant listing the newer mem_0008 first.",
-         "b": "The same memories and query give the same order on every run: not random, just unpromised.",
+        "a",
+        "HybridMemory breaks ties by age. Qdrant Edge lists equal scores in no promised order (it can change from one "
+        "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
+        {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
+         "c": "Within one process the engine's order stayed the same; it changed between processes.",
          "d": "Equal BM25 scores here come from equal lengths and the same shared words."}),
 ])

@@ -51,7 +51,7 @@ def stretch_agreement_table() -> dict[str, int]:
     """QdrantMemory against four HybridMemory set-ups, on the showdown queries and the conversation's messages.
 
     Switching one default at a time shows what each costs: both together are ``HybridMemory()``.
-    Needs qdrant-client (``pip install -e '.[qdrant]'``).
+    Needs Qdrant Edge (``pip install -e '.[qdrant]'``).
     """
     from aria_kit.qdrant_memory import QdrantMemory  # optional extra: imported only when the stretch runs
 
