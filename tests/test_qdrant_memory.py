@@ -38,8 +38,9 @@ from aria_kit.embeddings import default_embedder  # noqa: E402
 from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 from aria_kit.interfaces import Embedder  # noqa: E402
+from aria_kit.qdrant_engines import Nearest  # noqa: E402
 from aria_kit.qdrant_memory import (  # noqa: E402
-    AVGDL, B, K1, MARGIN, SPARSE_SCHEME, QdrantMemory, document_vector, query_vector, term_index,
+    AVGDL, B, DENSE, K1, MARGIN, SPARSE, SPARSE_SCHEME, QdrantMemory, document_vector, query_vector, term_index,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -71,23 +72,25 @@ def seeded(memory: QdrantMemory | HybridMemory) -> QdrantMemory | HybridMemory:
 # ---------------------------------------------------------------- fusion in the engine
 
 
-def test_engine_rrf_with_k_61_equals_the_kits_rrf_with_k_60_on_random_data() -> None:
+@pytest.mark.parametrize("engine", ["Qdrant Edge", "qdrant-client local mode"])
+def test_engine_rrf_with_k_61_equals_the_kits_rrf_with_k_60_on_random_data(engine: str) -> None:
+    # The engine's own fused scores (before QdrantMemory re-fuses in float64) against the kit's RRF on the
+    # engine's own candidate lists, in the engine's own order of ties
     rng = random.Random(4821)
     for trial in range(4):
-        memory = QdrantMemory(location=":memory:")
-        # distinct texts: for exact duplicates the engine may order the tie differently in the prefetch
-        # and in the candidate list the ranks are read from (see the module docstring)
+        memory = QdrantMemory() if engine == "Qdrant Edge" else QdrantMemory(client=QdrantClient(":memory:"))
         texts = {" ".join(rng.choices(VOCABULARY, k=rng.randint(1, 12))): None for _ in range(rng.randint(5, 60))}
         memory.store_many(list(texts))
         for memory_id in rng.sample([r.id for r in memory.list_all()], 3):
             memory.delete(memory_id)
         for _ in range(5):
             query = " ".join(rng.choices(VOCABULARY, k=rng.randint(1, 4)))
-            hits = memory.search(query, top_k=len(memory))
-            by_vector = [h.id for h in sorted(hits, key=lambda h: h.vector_rank)]
-            by_keyword = [h.id for h in sorted(hits, key=lambda h: h.keyword_rank or 0) if h.keyword_rank]
-            expected = dict(reciprocal_rank_fusion([by_vector, by_keyword], k=60))
-            assert {h.id: h.score for h in hits} == expected, (trial, query)  # exact: same additions, same order
+            retrievers = [Nearest(DENSE, memory.embedder.embed([query])[0].tolist()),
+                          Nearest(SPARSE, query_vector(tokenize(query)))]
+            fused, lists = memory.engine.hybrid(retrievers, len(memory), len(memory), None)
+            expected = dict(reciprocal_rank_fusion([[p.id for p in listed] for listed in lists], k=60))
+            assert {p.id: p.score for p in fused} == pytest.approx(expected, rel=1e-6), (trial, query)
+        memory.close()
 
 
 def test_cosines_and_vector_ranks_match_numpy_on_the_same_embeddings() -> None:
