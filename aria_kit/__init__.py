@@ -39,7 +39,8 @@ LESSONS: dict[str, int] = {
     "demo": 9, "__main__": 9,
     "changing_facts": 10,
     "chat_widget": 11,
-    "qdrant_engines": 12, "qdrant_memory": 12,  # where the points live (Qdrant Edge or a server); the memory
+    "bm25_vectors": 12, "qdrant_engines": 12, "qdrant_server": 12,  # BM25 as sparse vectors; Edge; a server
+    "qdrant_memory": 12,
     "approximate_search": 13,
 }
 

@@ -3,24 +3,26 @@
 ``QdrantMemory`` needs few calls of a vector database: write points without
 overwriting, read them by id, set payload fields, delete, count, scroll, and a
 hybrid query (two nearest-neighbour prefetches fused by RRF, plus each
-retriever's own candidate list). This module answers them twice, on one engine:
+retriever's own candidate list). They are answered twice, on one engine:
 
 - ``EdgeEngine``: Qdrant Edge (``qdrant_edge``), Qdrant's Rust engine running
   inside Python, no server. One shard per collection, in the folder
   ``path/<collection>``; without a path, a temporary folder removed on close.
   Edge locks the folder while a shard has it open (its write-ahead log), so a
   second open fails; we say which folder and what to do.
-- ``ClientEngine``: qdrant-client against a Qdrant server or cluster (``url=``),
-  or any ready ``QdrantClient`` (``client=``; its pure-Python local mode too).
+- ``ClientEngine`` (``qdrant_server.py``): qdrant-client against a Qdrant server
+  or cluster (``url=``), or any ready ``QdrantClient`` (``client=``; its
+  pure-Python local mode too).
 
-Both take and return the plain types below, so ``qdrant_memory.py`` names no
-engine type. Not here: ids, the ledger, superseding and BM25 weights (those are
+``open_engine`` picks one from ``QdrantMemory``'s arguments. Both take and
+return the plain types below, so ``qdrant_memory.py`` names no engine type. Not here: ids, the ledger, superseding and BM25 weights (those are
 the memory's rules, in ``qdrant_memory.py``); HNSW, quantisation, snapshots:
 Edge segments are left unoptimised, so every search is exact.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import weakref
@@ -34,22 +36,18 @@ except ImportError as exc:  # an optional extra: the core lessons never import t
     raise ImportError("QdrantMemory needs qdrant-edge-py (Qdrant's engine, embedded): "
                       "pip install 'aria_kit[qdrant]'") from exc
 
+from aria_kit.bm25_vectors import SparseVector
+
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
+
+    from aria_kit.qdrant_server import ClientEngine
 
 DENSE, SPARSE = "dense", "bm25"
 # Qdrant (server, local mode and Edge alike) scores 1/(k + position) with positions from 0, so k = 61 is the
 # kit's k = 60 on ranks from 1; tests/test_qdrant_memory.py checks it against reciprocal_rank_fusion
 RRF_K = 61
 NEVER_INDEX_KB = 10**9  # Edge builds an HNSW index for segments above this size; 1 TB: never
-
-
-@dataclass(frozen=True)
-class SparseVector:
-    """Nonzero weights of a sparse vector: ``values[i]`` at dimension ``indices[i]`` (indices sorted)."""
-
-    indices: list[int]
-    values: list[float]
 
 
 @dataclass
@@ -113,7 +111,7 @@ class EdgeEngine:
 
     def retrieve(self, ids: list[int], payload: bool | list[str] = True, vectors: bool = False) -> list[Point]:
         """The points with these ids that exist, with their payload (or only the fields named) and vectors."""
-        return [Point(r.id, r.payload or {}, vectors=_plain_vectors(r.vector) if vectors else None)
+        return [Point(r.id, r.payload or {}, vectors=plain_vectors(r.vector) if vectors else None)
                 for r in self.shard.retrieve(ids, payload, vectors)]
 
     def set_payload(self, ids: list[int], payload: dict[str, Any]) -> None:
@@ -178,93 +176,37 @@ def _edge_vector(vector: list[float] | SparseVector) -> Any:
     return qe.SparseVector(indices=vector.indices, values=vector.values) if isinstance(vector, SparseVector) else vector
 
 
-def _plain_vectors(vectors: Any) -> dict[str, Any]:
+def plain_vectors(vectors: Any) -> dict[str, Any]:
+    """An engine's named vectors as plain lists, and sparse ones as ``SparseVector`` (either engine's type)."""
     return {name: SparseVector(list(v.indices), [float(x) for x in v.values]) if hasattr(v, "indices") else list(v)
             for name, v in (vectors or {}).items()}
 
 
+def open_engine(location: str | None, url: str | None, path: str | Path | None, client: QdrantClient | None,
+                api_key: str | None, collection: str, dim: int, indexed: str | None = None) -> EdgeEngine | ClientEngine:
+    """The engine for the one place given; with none, ``ARIA_QDRANT_URL`` if set, else embedded in memory.
 
-class ClientEngine:
-    """A collection on a Qdrant server or cluster through qdrant-client (or in any ready ``QdrantClient``)."""
+    Embedded (``":memory:"`` or ``path=``) is Qdrant Edge; a server (``url=``) or a
+    ready ``client=`` goes through qdrant-client.
+    """
+    places = (("location", location), ("url", url), ("path", path), ("client", client))
+    given = {kind: value for kind, value in places if value not in (None, "")}
+    if len(given) > 1:
+        raise ValueError("give at most one of location=, url=, path= and client= (where the memory lives)")
+    env_url = os.environ.get("ARIA_QDRANT_URL")
+    ((kind, where),) = given.items() or ({"url": env_url} if env_url else {"location": ":memory:"}).items()
+    if kind == "path" or (kind == "location" and where == ":memory:"):
+        return EdgeEngine(where if kind == "path" else None, collection, dim, indexed=indexed)
+    from aria_kit.qdrant_server import ClientEngine  # qdrant-client is imported only for a server
 
-    def __init__(self, client: QdrantClient, collection: str, dim: int, where: str, owned: bool) -> None:
-        from qdrant_client import models
-        from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
-
-        self.client, self.collection, self.where, self._models = client, collection, where, models
-        try:
-            self.created = not client.collection_exists(collection)
-            if self.created:
-                client.create_collection(
-                    collection, vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)},
-                    sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)})
-        except Exception as exc:
-            if owned:  # ours to close: a refused folder must not stay locked by this process
-                client.close()
-            if isinstance(exc, ResponseHandlingException):
-                raise ConnectionError(f"could not reach Qdrant at {where} ({exc}). Start a server (see "
-                                      "docs/qdrant.md), or unset ARIA_QDRANT_URL to keep memory embedded.") from exc
-            if isinstance(exc, UnexpectedResponse) and exc.status_code in (401, 403):
-                raise PermissionError(f"Qdrant at {where} refused the API key (HTTP {exc.status_code}); "
-                                      "pass api_key= or set ARIA_QDRANT_API_KEY.") from exc
-            raise
-
-    def insert(self, points: list[Point]) -> None:
-        """Write new points; a point whose id exists already is left as it was (insert-only)."""
-        m = self._models
-        self.client.upsert(self.collection, [
-            m.PointStruct(id=p.id, vector={name: self._vector(v) for name, v in (p.vectors or {}).items()},
-                          payload=p.payload) for p in points], update_mode=m.UpdateMode.INSERT_ONLY)
-
-    def retrieve(self, ids: list[int], payload: bool | list[str] = True, vectors: bool = False) -> list[Point]:
-        found = self.client.retrieve(self.collection, ids, with_payload=payload, with_vectors=vectors)
-        return [Point(r.id, r.payload or {}, vectors=_plain_vectors(r.vector) if vectors else None) for r in found]
-
-    def set_payload(self, ids: list[int], payload: dict[str, Any]) -> None:
-        self.client.set_payload(self.collection, payload, points=ids)
-
-    def delete(self, ids: list[int]) -> None:
-        self.client.delete(self.collection, self._models.PointIdsList(points=ids))
-
-    def hybrid(self, retrievers: list[Nearest], candidates: int, top_k: int,
-               unless_set: str | None, lists: bool = True) -> tuple[list[Point], list[list[Point]]]:
-        """As ``EdgeEngine.hybrid``, in one batch of three requests (one round trip)."""
-        m = self._models
-        only = m.Filter(must=[m.IsEmptyCondition(is_empty=m.PayloadField(key=unless_set))]) if unless_set else None
-        queries = [(r.using, self._vector(r.vector)) for r in retrievers]
-        fused = m.QueryRequest(prefetch=[m.Prefetch(query=q, using=name, limit=candidates, filter=only)
-                                         for name, q in queries],
-                               query=m.RrfQuery(rrf=m.Rrf(k=RRF_K)), limit=top_k, with_payload=True)
-        listing = [m.QueryRequest(query=q, using=name, limit=candidates, filter=only, with_payload=False)
-                   for name, q in queries]
-        best, *listed = self.client.query_batch_points(self.collection, [fused, *listing[:len(queries) * lists]])
-        return [Point(p.id, p.payload or {}, p.score) for p in best.points], [
-            [Point(p.id, score=p.score) for p in one.points] for one in listed]
-
-    def scores(self, retriever: Nearest, ids: list[int]) -> list[Point]:
-        m = self._models
-        found = self.client.query_points(self.collection, self._vector(retriever.vector), using=retriever.using,
-                                         query_filter=m.Filter(must=[m.HasIdCondition(has_id=ids)]), limit=len(ids))
-        return [Point(p.id, score=p.score) for p in found.points]
-
-    def scroll(self, skip: int, page: int) -> list[Point]:
-        m = self._models
-        points, offset, only = [], None, m.Filter(must_not=[m.HasIdCondition(has_id=[skip])])
-        while True:
-            records, offset = self.client.scroll(self.collection, only, limit=page, offset=offset)
-            points += [Point(r.id, r.payload or {}) for r in records]
-            if offset is None:
-                return points
-
-    def count(self, skip: int) -> int:
-        m = self._models
-        return self.client.count(self.collection, m.Filter(must_not=[m.HasIdCondition(has_id=[skip])]),
-                                 exact=True).count
-
-    def close(self) -> None:
-        self.client.close()
-
-    def _vector(self, vector: list[float] | SparseVector) -> Any:
-        if isinstance(vector, SparseVector):
-            return self._models.SparseVector(indices=vector.indices, values=vector.values)
-        return vector
+    if kind == "client":
+        return ClientEngine(where, collection, dim, repr(where), owned=False)
+    try:
+        from qdrant_client import QdrantClient
+    except ImportError as exc:
+        raise ImportError(f"QdrantMemory({kind}={where!r}) talks to a Qdrant server through qdrant-client: "
+                          "pip install 'aria_kit[qdrant]'") from exc
+    if kind == "url":
+        key = api_key or os.environ.get("ARIA_QDRANT_API_KEY")
+        return ClientEngine(QdrantClient(url=where, api_key=key), collection, dim, where, owned=True)
+    return ClientEngine(QdrantClient(location=str(where)), collection, dim, str(where), owned=True)

@@ -7,23 +7,16 @@ and the metadata. Qdrant ids must be integers or UUIDs, so point id = the number
 in ``mem_0042``; point 0, with no vectors, is a ledger of the settings and the
 last number handed out (so numbers of deleted memories are never reused).
 
-The sparse vector holds, for each token of ``aria_kit.bm25.tokenize``, BM25's
-term-frequency part ``tf·(k1+1) / (tf + k1·(1 − b + b·dl/AVGDL))`` at index
-``crc32(token) & 0x7FFFFFFF`` (stable across processes, unlike ``hash``). The
-collection's IDF modifier makes the engine multiply in Lucene's IDF at query
-time, and the query vector holds each token's count, so the engine's score is
-``BM25Index``'s — except that the length norm uses a fixed ``AVGDL`` (stored
-vectors cannot follow a drifting average) and tokens whose hashes collide
-(about V²/2³² pairs for V distinct tokens) count as one term.
+The sparse vector is BM25's term-frequency part with a fixed ``AVGDL`` (``bm25_vectors.py``); the
+collection's IDF modifier makes the engine multiply in the IDF at query time.
 
-Search is hybrid *inside the engine*: a Query API request prefetches the best
-``candidates`` points by each vector and fuses them with RRF (k = 61 on positions
-from 0, i.e. the kit's k = 60; see ``qdrant_engines.py``). Two more requests in
-the same batch return each retriever's candidate list: the ``cosine``, ``bm25``
-and ranks every hit shows come from there, equal scores ranked older memory
-first as ``HybridMemory`` ranks them, and each hit's fused score is recomputed
-from those ranks in float64 (Qdrant Edge sums in float32) before the cut to
-``top_k``, which is why the engine is asked for ``MARGIN`` more.
+Search is hybrid *inside the engine*: one request batch asks for the RRF fusion
+of the best ``candidates`` points by each vector (k = 61 on positions from 0,
+i.e. the kit's k = 60) and for each retriever's candidate list with scores. The
+engine adds in float32 and orders ties its own way, so the ranking is settled
+here, on the candidate lists: ties older memory first, as ``HybridMemory`` ranks
+them, RRF in float64; the engine's fused answer (``top_k + MARGIN`` hits) brings
+the payloads. The ``cosine``, ``bm25`` and ranks every hit shows come from the lists.
 
 Embedded, with no server (``location=":memory:"``, or ``path=`` a folder that one
 memory at a time may open), it is Qdrant's own engine in this process, Qdrant
@@ -34,7 +27,8 @@ like ``HybridMemory(fusion=RRF(60), stopwords=())``, not ``HybridMemory()``'s de
 (convex fusion of scores, query stop words dropped); fusion sees each retriever's top
 ``candidates``, not full rankings (the same while the memory holds fewer); BM25 uses
 ``AVGDL``; the engine scores in float32, so scores that differ only past the 7th digit
-may tie, and a tie at the edge of a candidate list is cut the engine's way.
+may tie, and a tie at the edge of a candidate list is cut the engine's way. Where the
+points live, and how each engine is driven: ``qdrant_engines.py``, ``qdrant_server.py``.
 
 Superseding (lesson 10) lives in the payload: the old point gets
 ``superseded_by`` and ``superseded_at``, the new one ``supersedes``, and
@@ -47,77 +41,26 @@ one. Not here: sharding, snapshots, quantisation.
 
 from __future__ import annotations
 
-import os
 import uuid
-import zlib
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aria_kit.bm25 import B, K1, tokenize
+from aria_kit.bm25 import tokenize
+from aria_kit.bm25_vectors import AVGDL, SPARSE_SCHEME, document_vector, query_vector, term_index  # noqa: F401
 from aria_kit.embeddings import default_embedder
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, seq_of
 from aria_kit.memory_rules import make_memory_id
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
-from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, ClientEngine, EdgeEngine, Nearest, Point, SparseVector
+from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, Nearest, Point, open_engine
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
 
-AVGDL = 10.0  # a one-sentence memory is about 10 tokens; K1 and B are BM25Index's defaults
-SPARSE_SCHEME = f"bm25-tf k1={K1} b={B} avgdl={AVGDL} crc32-31"
 LEDGER = 0
 BATCH = 256  # points per request: far below a server's 32 MB request limit
 MARGIN = 10  # fused hits asked of the engine beyond top_k, so their payloads come with them (see search)
 CURRENT_UNLESS = "superseded_by"  # a memory is current while this payload field is empty
-
-
-def term_index(token: str) -> int:
-    """The sparse-vector index of a token: its CRC-32 cut to 31 bits, so it fits any signed int32."""
-    return zlib.crc32(token.encode("utf-8")) & 0x7FFFFFFF
-
-
-def document_vector(tokens: Sequence[str]) -> SparseVector:
-    """A memory's sparse vector: BM25's saturated term frequency per term (the engine adds the IDF)."""
-    counts = Counter(term_index(t) for t in tokens)
-    norm = K1 * (1 - B + B * len(tokens) / AVGDL)
-    indices = sorted(counts)
-    return SparseVector(indices=indices, values=[counts[i] * (K1 + 1) / (counts[i] + norm) for i in indices])
-
-
-def query_vector(tokens: Sequence[str]) -> SparseVector:
-    """A query's sparse vector: each term's count, so a repeated word counts twice, as in BM25."""
-    counts = Counter(term_index(t) for t in tokens)
-    return SparseVector(indices=sorted(counts), values=[float(counts[i]) for i in sorted(counts)])
-
-
-def open_engine(location: str | None, url: str | None, path: str | Path | None, client: QdrantClient | None,
-                api_key: str | None, collection: str, dim: int) -> EdgeEngine | ClientEngine:
-    """The engine for the one place given; with none, ``ARIA_QDRANT_URL`` if set, else embedded in memory.
-
-    Embedded (``":memory:"`` or ``path=``) is Qdrant Edge; a server (``url=``) or a
-    ready ``client=`` goes through qdrant-client.
-    """
-    places = (("location", location), ("url", url), ("path", path), ("client", client))
-    given = {kind: value for kind, value in places if value not in (None, "")}
-    if len(given) > 1:
-        raise ValueError("give at most one of location=, url=, path= and client= (where the memory lives)")
-    env_url = os.environ.get("ARIA_QDRANT_URL")
-    ((kind, where),) = given.items() or ({"url": env_url} if env_url else {"location": ":memory:"}).items()
-    if kind == "path" or (kind == "location" and where == ":memory:"):
-        return EdgeEngine(where if kind == "path" else None, collection, dim, indexed=CURRENT_UNLESS)
-    if kind == "client":
-        return ClientEngine(where, collection, dim, repr(where), owned=False)
-    try:
-        from qdrant_client import QdrantClient
-    except ImportError as exc:
-        raise ImportError(f"QdrantMemory({kind}={where!r}) talks to a Qdrant server through qdrant-client: "
-                          "pip install 'aria_kit[qdrant]'") from exc
-    if kind == "url":
-        key = api_key or os.environ.get("ARIA_QDRANT_API_KEY")
-        return ClientEngine(QdrantClient(url=where, api_key=key), collection, dim, where, owned=True)
-    return ClientEngine(QdrantClient(location=str(where)), collection, dim, str(where), owned=True)
 
 
 class QdrantMemory(MemoryBackend):
@@ -150,7 +93,7 @@ class QdrantMemory(MemoryBackend):
         # an embedder that cannot know its width up front (an unknown server model) is asked once
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self.collection, self.candidates = collection, candidates
-        self.engine = open_engine(location, url, path, client, api_key, collection, self.dim)
+        self.engine = open_engine(location, url, path, client, api_key, collection, self.dim, indexed=CURRENT_UNLESS)
         self.where = self.engine.where
         try:
             self._next_number = self._open_collection() + 1

@@ -33,14 +33,14 @@ pytestmark = pytest.mark.filterwarnings("ignore:Failed to obtain server version:
 from memory_contract import DEMO_FACTS, MemoryBackendContract  # noqa: E402
 from qdrant_client import QdrantClient  # noqa: E402
 
-from aria_kit.bm25 import BM25Index, tokenize  # noqa: E402
+from aria_kit.bm25 import B, K1, BM25Index, tokenize  # noqa: E402
 from aria_kit.embeddings import default_embedder  # noqa: E402
 from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 from aria_kit.interfaces import Embedder  # noqa: E402
 from aria_kit.qdrant_engines import Nearest  # noqa: E402
 from aria_kit.qdrant_memory import (  # noqa: E402
-    AVGDL, B, DENSE, K1, MARGIN, SPARSE, SPARSE_SCHEME, QdrantMemory, document_vector, query_vector, term_index,
+    AVGDL, DENSE, MARGIN, SPARSE, SPARSE_SCHEME, QdrantMemory, document_vector, query_vector, term_index,
 )
 
 REPO = Path(__file__).resolve().parents[1]
