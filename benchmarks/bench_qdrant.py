@@ -4,6 +4,7 @@
     python benchmarks/bench_qdrant.py --full     # 1,000 and 10,000 memories
     python benchmarks/bench_qdrant.py --local    # also QdrantMemory on qdrant-client's local mode (slow)
     python benchmarks/bench_qdrant.py --quick    # 200 memories, a smoke test for the test suite
+    python benchmarks/bench_qdrant.py --parts 100000   # where a search's time goes, on Qdrant Edge
 
 Every memory gets the same synthetic texts as ``bench_memory.py`` (seeded
 templates, nothing downloaded) and the same embedder, built with one
@@ -129,6 +130,35 @@ def run(sizes: list[int], searches: int, slow_searches: int, local: bool) -> tup
     return rows, agreements
 
 
+def parts(size: int, searches: int = 60) -> None:
+    """Mean ms of a search and of its parts on Qdrant Edge at ``size`` memories: the batch, its fused query alone,
+    and one candidate list of each retriever alone (current memories only, as search asks)."""
+    import qdrant_edge as qe
+
+    memory = QdrantMemory()
+    memory.store_many(synthetic_memories(size))
+    only = qe.Filter(must=[qe.IsEmptyCondition(key=CURRENT_UNLESS)])
+
+    def retrievers(query: str) -> list[Nearest]:
+        return [Nearest(DENSE, memory.embedder.embed([query])[0].tolist()), Nearest(SPARSE, query_vector(tokenize(query)))]
+
+    def one_list(which: int) -> Callable[[str], Any]:
+        def call(query: str) -> Any:
+            r = retrievers(query)[which]
+            vector = r.vector if which == 0 else qe.SparseVector(indices=r.vector.indices, values=r.vector.values)
+            return memory.engine.shard.query(qe.QueryRequest(limit=memory.candidates, filter=only,
+                                                             query=qe.Query.Nearest(vector, using=r.using)))
+        return call
+
+    calls = {"search": memory.search,
+             "the batch (fused query + two lists)": lambda q: memory.engine.hybrid(retrievers(q), 100, 13, CURRENT_UNLESS),
+             "fused query alone": fused_only(memory), "dense list alone": one_list(0), "sparse list alone": one_list(1),
+             "embedding the query": lambda q: memory.embedder.embed([q])}
+    for name, call in calls.items():
+        print(f"{name:>38} at {size:,}: {time_calls(call, searches)[0]:7.2f} ms (mean of {searches})")
+    memory.close()
+
+
 def table(rows: list[Row]) -> str:
     lines = ["| backend | memories | build s (store_many) | searches | search ms (mean) | p95 ms |",
              "|---|---:|---:|---:|---:|---:|"]
@@ -144,7 +174,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
     mode.add_argument("--quick", action="store_true", help="200 memories, few searches: a smoke test")
     mode.add_argument("--full", action="store_true", help="1,000 and 10,000 memories")
     parser.add_argument("--local", action="store_true", help="also qdrant-client's local mode (slow)")
+    parser.add_argument("--parts", type=int, metavar="N", help="only time a search's parts on Edge at N memories")
     args = parser.parse_args(argv)
+    if args.parts:
+        print(machine())
+        parts(args.parts)
+        return []
     if args.quick:
         sizes, searches, slow_searches = [200], 12, 4
     elif args.full:
