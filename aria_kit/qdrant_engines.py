@@ -86,12 +86,10 @@ class EdgeEngine:
                                  "with QdrantMemory(client=QdrantClient(path=...)) (see docs/qdrant.md).")
         self.folder = Path(folder) / collection
         self.created = not (self.folder / "edge_config.json").exists()
-        # vacuum whenever a point was deleted (see delete); never build an HNSW index, so search stays exact
+        # never build an HNSW index (not even if someone calls optimize()), so search stays exact
         config = qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
                                sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-                               optimizers=qe.EdgeOptimizersConfig(deleted_threshold=0.0, vacuum_min_vector_number=1,
-                                                                  indexing_threshold=NEVER_INDEX_KB))
-        self._deleted = False
+                               optimizers=qe.EdgeOptimizersConfig(indexing_threshold=NEVER_INDEX_KB))
         try:
             self.shard = qe.EdgeShard.create(str(self.folder), config) if self.created else qe.EdgeShard.load(
                 str(self.folder))
@@ -119,16 +117,14 @@ class EdgeEngine:
         self.shard.update(qe.UpdateOperation.set_payload(ids, payload))
 
     def delete(self, ids: list[int]) -> None:
-        """Delete points. Their sparse vectors still count in the IDF until the segment is vacuumed, which the
-        next search does first (one pass over the memory, however many deletes came before it)."""
-        self.shard.update(qe.UpdateOperation.delete_points(ids))
-        self._deleted = True
+        """Delete points, and their words from the IDF at once.
 
-    def _vacuumed(self) -> qe.EdgeShard:
-        if self._deleted:
-            self.shard.optimize()
-            self._deleted = False
-        return self.shard
+        A deleted point's sparse vector would go on counting in the IDF until its segment is vacuumed (one pass over
+        the whole memory). Emptying the vector first makes the segment's inverted index drop its postings now.
+        """
+        empty = qe.SparseVector(indices=[], values=[])
+        self.shard.update(qe.UpdateOperation.update_vectors([qe.PointVectors(i, {SPARSE: empty}) for i in ids]))
+        self.shard.update(qe.UpdateOperation.delete_points(ids))
 
     def hybrid(self, retrievers: list[Nearest], candidates: int, top_k: int,
                unless_set: str | None, lists: bool = True) -> tuple[list[Point], list[list[Point]]]:
@@ -139,14 +135,14 @@ class EdgeEngine:
         fused = qe.QueryRequest(limit=top_k, query=qe.Fusion.Rrf(k=RRF_K), with_payload=True, prefetches=[
             qe.Prefetch(limit=candidates, query=q, filter=only) for q in queries])
         listing = [qe.QueryRequest(limit=candidates, query=q, filter=only, with_payload=False) for q in queries]
-        best, *listed = self._vacuumed().query_batch(qe.QueryBatchRequest([fused, *listing[:len(queries) * lists]]))
+        best, *listed = self.shard.query_batch(qe.QueryBatchRequest([fused, *listing[:len(queries) * lists]]))
         return [Point(p.id, p.payload or {}, p.score) for p in best], [[Point(p.id, score=p.score) for p in one]
                                                                        for one in listed]
 
     def scores(self, retriever: Nearest, ids: list[int]) -> list[Point]:
         """The scores of just these points for one retriever (for hits ranked beyond the candidates)."""
         only = qe.Filter(must=[qe.HasIdCondition(point_ids=set(ids))])
-        found = self._vacuumed().query(qe.QueryRequest(limit=len(ids), filter=only, with_payload=False,
+        found = self.shard.query(qe.QueryRequest(limit=len(ids), filter=only, with_payload=False,
                                                  query=qe.Query.Nearest(_edge_vector(retriever.vector),
                                                                         using=retriever.using)))
         return [Point(p.id, score=p.score) for p in found]

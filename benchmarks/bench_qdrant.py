@@ -154,6 +154,13 @@ def parts(size: int, searches: int = 60) -> None:
              "the batch (fused query + two lists)": lambda q: memory.engine.hybrid(retrievers(q), 100, 13, CURRENT_UNLESS),
              "fused query alone": fused_only(memory), "dense list alone": one_list(0), "sparse list alone": one_list(1),
              "embedding the query": lambda q: memory.embedder.embed([q])}
+    ids = iter([record.id for record in memory.list_all()])
+
+    def after_a_delete(query: str) -> Any:
+        memory.delete(next(ids))
+        return memory.search(query)
+
+    calls["delete, then search"] = after_a_delete
     for name, call in calls.items():
         print(f"{name:>38} at {size:,}: {time_calls(call, searches)[0]:7.2f} ms (mean of {searches})")
     memory.close()
