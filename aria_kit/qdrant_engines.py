@@ -158,6 +158,7 @@ class EdgeEngine:
                 return points
 
     def count(self, skip: int) -> int:
+        """How many points there are besides ``skip`` (the ledger), counted exactly."""
         return self.shard.count(qe.CountRequest(exact=True, filter=qe.Filter(
             must_not=[qe.HasIdCondition(point_ids={skip})])))
 

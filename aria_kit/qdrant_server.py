@@ -53,13 +53,16 @@ class ClientEngine:
                           payload=p.payload) for p in points], update_mode=m.UpdateMode.INSERT_ONLY)
 
     def retrieve(self, ids: list[int], payload: bool | list[str] = True, vectors: bool = False) -> list[Point]:
+        """The points with these ids that exist, with their payload (or only the fields named) and vectors."""
         found = self.client.retrieve(self.collection, ids, with_payload=payload, with_vectors=vectors)
         return [Point(r.id, r.payload or {}, vectors=plain_vectors(r.vector) if vectors else None) for r in found]
 
     def set_payload(self, ids: list[int], payload: dict[str, Any]) -> None:
+        """Set these payload fields on these points (``None`` stores null: it reads back as absent)."""
         self.client.set_payload(self.collection, payload, points=ids)
 
     def delete(self, ids: list[int]) -> None:
+        """Delete points (a server's IDF forgets them when it vacuums, in the background)."""
         self.client.delete(self.collection, self._models.PointIdsList(points=ids))
 
     def hybrid(self, retrievers: list[Nearest], candidates: int, top_k: int,
@@ -78,12 +81,14 @@ class ClientEngine:
             [Point(p.id, score=p.score) for p in one.points] for one in listed]
 
     def scores(self, retriever: Nearest, ids: list[int]) -> list[Point]:
+        """The scores of just these points for one retriever (for hits ranked beyond the candidates)."""
         m = self._models
         found = self.client.query_points(self.collection, self._vector(retriever.vector), using=retriever.using,
                                          query_filter=m.Filter(must=[m.HasIdCondition(has_id=ids)]), limit=len(ids))
         return [Point(p.id, score=p.score) for p in found.points]
 
     def scroll(self, skip: int, page: int) -> list[Point]:
+        """Every point but ``skip`` (the ledger), with payloads, a page of ``page`` at a time."""
         m = self._models
         points, offset, only = [], None, m.Filter(must_not=[m.HasIdCondition(has_id=[skip])])
         while True:
@@ -93,11 +98,13 @@ class ClientEngine:
                 return points
 
     def count(self, skip: int) -> int:
+        """How many points there are besides ``skip`` (the ledger), counted exactly."""
         m = self._models
         return self.client.count(self.collection, m.Filter(must_not=[m.HasIdCondition(has_id=[skip])]),
                                  exact=True).count
 
     def close(self) -> None:
+        """Close the client (for a local-mode folder, its lock)."""
         self.client.close()
 
     def _vector(self, vector: list[float] | SparseVector) -> Any:
