@@ -36,7 +36,8 @@ saved memory) does not depend on the list.
 ``tokenize(text, stem=True)`` also reduces each token to its stem with Snowball's English stemmer
 (Porter 2, from the ``snowballstemmer`` package): "stored", "stores" and "storing" all become
 ``store``, so a question and a memory that use different forms of a word still match. Stop words
-are dropped before stemming. Numbers and ids pass through unchanged. No phrase matching.
+are dropped before stemming; tokens with a digit (numbers, ids) pass through unchanged. No phrase
+matching.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Collection, Sequence
-from functools import lru_cache
 
 import numpy as np
 import snowballstemmer
@@ -62,12 +62,32 @@ until up very was we were what when where which while who whom why will with wou
 
 
 _ENGLISH = snowballstemmer.stemmer("english")
+# Stems already computed: a stem costs ~20 µs in pure Python and a vocabulary repeats itself. A plain
+# dict (cleared when full, ~260,000 words) because a lookup in it is several times cheaper than a call
+# through functools.lru_cache, and ingest looks up every token of every memory.
+_STEMS: dict[str, str] = {}
+_STEMS_MAX = 1 << 18
 
 
-@lru_cache(maxsize=1 << 17)  # a stem costs ~20 µs in pure Python; a vocabulary repeats, so remember them
 def stem(token: str) -> str:
-    """Snowball's English stem of one lowercase token: "storing" → "store", "memories" → "memori"."""
-    return _ENGLISH.stemWord(token)
+    """Snowball's English stem of one lowercase token: "storing" → "store", "memories" → "memori".
+
+    A token with a digit in it ("4821", "ddr5", "v1") is a number or a name, not an English
+    word, and is returned as it is.
+    """
+    found = _STEMS.get(token)
+    if found is None:
+        if len(_STEMS) >= _STEMS_MAX:
+            _STEMS.clear()
+        found = _STEMS[token] = _ENGLISH.stemWord(token) if token.isalpha() else token
+    return found
+
+
+def _stems(tokens: list[str]) -> list[str]:
+    try:  # the common case: every token seen before, one C-level pass
+        return list(map(_STEMS.__getitem__, tokens))
+    except KeyError:
+        return [stem(token) for token in tokens]
 
 
 def tokenize(text: str, stopwords: Collection[str] = (), stem: bool = False) -> list[str]:
@@ -88,10 +108,7 @@ def tokenize(text: str, stopwords: Collection[str] = (), stem: bool = False) -> 
     tokens = _TOKEN.findall(text)
     if stopwords:
         tokens = [token for token in tokens if token not in stopwords]
-    return [_stem(token) for token in tokens] if stem else tokens
-
-
-_stem = stem  # ``tokenize``'s parameter ``stem`` hides the function inside it
+    return _stems(tokens) if stem else tokens
 
 
 def _grown(array: np.ndarray, needed: int) -> np.ndarray:
