@@ -31,7 +31,13 @@ drops them and renumbers the slots that remain (their order is kept).
 ``STOPWORDS`` is a short list of English function words ("what", "the", "you", …). Dropping
 them from a *query* (``tokenize(query, STOPWORDS)``) stops a question's grammar from matching every
 chat turn that uses the same little words; documents keep all their tokens, so the index (and a
-saved memory) does not depend on the list. This module does no stemming and no phrase matching.
+saved memory) does not depend on the list.
+
+``tokenize(text, stem=True)`` also reduces each token to its stem with Snowball's English stemmer
+(Porter 2, from the ``snowballstemmer`` package): "stored", "stores" and "storing" all become
+``store``, so a question and a memory that use different forms of a word still match. Stop words
+are dropped before stemming; tokens with a digit (numbers, ids) pass through unchanged. No phrase
+matching.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 
 import numpy as np
+import snowballstemmer
 
 K1, B = 1.5, 0.75  # the usual defaults: saturation and length normalisation
 _POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")
@@ -54,7 +61,36 @@ same she should so some such than that the their them then there these they this
 until up very was we were what when where which while who whom why will with would you your yours""".split())
 
 
-def tokenize(text: str, stopwords: Collection[str] = ()) -> list[str]:
+_ENGLISH = snowballstemmer.stemmer("english")
+# Stems already computed: a stem costs ~20 µs in pure Python and a vocabulary repeats itself. A plain
+# dict (cleared when full, ~260,000 words) because a lookup in it is several times cheaper than a call
+# through functools.lru_cache, and ingest looks up every token of every memory.
+_STEMS: dict[str, str] = {}
+_STEMS_MAX = 1 << 18
+
+
+def stem(token: str) -> str:
+    """Snowball's English stem of one lowercase token: "storing" → "store", "memories" → "memori".
+
+    A token with a digit in it ("4821", "ddr5", "v1") is a number or a name, not an English
+    word, and is returned as it is.
+    """
+    found = _STEMS.get(token)
+    if found is None:
+        if len(_STEMS) >= _STEMS_MAX:
+            _STEMS.clear()
+        found = _STEMS[token] = _ENGLISH.stemWord(token) if token.isalpha() else token
+    return found
+
+
+def _stems(tokens: list[str]) -> list[str]:
+    try:  # the common case: every token seen before, one C-level pass
+        return list(map(_STEMS.__getitem__, tokens))
+    except KeyError:
+        return [stem(token) for token in tokens]
+
+
+def tokenize(text: str, stopwords: Collection[str] = (), stem: bool = False) -> list[str]:
     """Split ``text`` into lowercase word tokens for BM25.
 
     Steps: Unicode NFKC normalisation (so "café" typed either way, full-width
@@ -64,12 +100,15 @@ def tokenize(text: str, stopwords: Collection[str] = ()) -> list[str]:
     hyphens, apostrophes, underscores, emoji ("LSM-tree" → ["lsm", "tree"],
     "Order #4821" → ["order", "4821"]). Tokens in ``stopwords`` (lowercase, e.g.
     ``STOPWORDS``) are dropped; meant for queries, see the module docstring.
+    With ``stem=True`` each remaining token is replaced by its stem (``stem``).
     """
     text = unicodedata.normalize("NFKC", text).casefold()
     if "'" in text or "’" in text:  # the possessive pattern is slow (a look-behind at every position): skip it
         text = _POSSESSIVE.sub("", text)
     tokens = _TOKEN.findall(text)
-    return [token for token in tokens if token not in stopwords] if stopwords else tokens
+    if stopwords:
+        tokens = [token for token in tokens if token not in stopwords]
+    return _stems(tokens) if stem else tokens
 
 
 def _grown(array: np.ndarray, needed: int) -> np.ndarray:

@@ -52,7 +52,7 @@ EVAL_MEMORIES: list[tuple[str, str]] = DEMO_FACTS + [
 
 def build_eval_memory(embedder: Embedder | None = None, rrf_k: int = 60) -> HybridMemory:
     """A fresh ``HybridMemory`` in the seed's mode (RRF, no query stop words) holding ``EVAL_MEMORIES``."""
-    memory = HybridMemory(embedder, fusion=RRF(rrf_k), stopwords=())
+    memory = HybridMemory(embedder, fusion=RRF(rrf_k), stopwords=(), stemming=False)
     memory.store_many([text for text, _ in EVAL_MEMORIES], [{"category": cat} for _, cat in EVAL_MEMORIES])
     return memory
 

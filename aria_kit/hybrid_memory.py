@@ -4,16 +4,18 @@ Each memory gets an id (``mem_0001``, …, ``mem_9999``, ``mem_10000``, …; nev
 reused), its text, metadata (``category`` defaults to "general") and a unit
 embedding. ``search`` ranks every memory by cosine similarity (one
 matrix–vector product over a contiguous float32 matrix) and by BM25 (an
-incremental ``BM25Index``, with ``bm25.STOPWORDS`` dropped from the query), then
-fuses the two with ``fusion`` (``fusion.DEFAULT_FUSION``: a convex combination of
-normalised scores, weight 0.6 on cosine, chosen on the dev splits of the shipped
-data sets; ``rrf_k=60`` or ``fusion=RRF(60)`` gives the seed's Reciprocal Rank
-Fusion, and ``tune`` picks the weight on your own labelled queries). A memory with
-BM25 score 0 shares no word with the query and is left out of the keyword ranking
-rather than ranked last: no keyword evidence, no keyword credit (``keyword_rank``
-is ``None``). Equal fused scores go to the better vector rank, equal cosines to
-the older memory. ``QdrantMemory`` fuses as ``fusion=RRF(60), stopwords=()`` does;
-``fusion`` and ``stopwords`` are settings of this object, not saved in the file.
+incremental ``BM25Index`` over stemmed tokens, with ``bm25.STOPWORDS`` dropped
+from the query), then fuses the two with ``fusion`` (``fusion.DEFAULT_FUSION``: a
+convex combination of normalised scores, weight 0.5 on cosine; it and stemming
+were chosen on the dev splits of the shipped data sets). ``fusion=RRF(60),
+stopwords=(), stemming=False`` is the seed's search (Reciprocal Rank Fusion, every
+query word as written), and ``tune`` picks the weight on your own labelled
+queries. A memory with BM25 score 0 shares no word with the query and is left
+out of the keyword ranking rather than ranked last: no keyword evidence, no
+keyword credit (``keyword_rank`` is ``None``). Equal fused scores go to the
+better vector rank, equal cosines to the older memory. ``QdrantMemory`` searches
+as the seed's mode does. ``fusion``, ``stopwords`` and ``stemming`` are settings of
+this object, not saved in the file (the BM25 index is rebuilt from the texts).
 
 ``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
 old one: the old one keeps its row, marked with its successor's id and the
@@ -64,12 +66,13 @@ class HybridMemory(MemoryBackend):
     """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``."""
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
-                 fusion: Fusion | None = None, stopwords: Collection[str] = STOPWORDS) -> None:
+                 fusion: Fusion | None = None, stopwords: Collection[str] = STOPWORDS, stemming: bool = True) -> None:
         if rrf_k is not None and fusion is not None:
             raise ValueError("give either rrf_k (RRF with that constant) or fusion, not both")
         self.embedder = embedder if embedder is not None else default_embedder()
         self.fusion = RRF(rrf_k) if rrf_k is not None else fusion if fusion is not None else DEFAULT_FUSION
         self.stopwords = frozenset(stopwords)  # dropped from queries only, so the index never depends on them
+        self.stemming = bool(stemming)  # the BM25 index holds stems; rebuilt from the texts on every load
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self._file = MemoryFile(path, self.embedder.name, self.dim) if path is not None else None
@@ -207,7 +210,7 @@ class HybridMemory(MemoryBackend):
         for item in metadata:  # equal neighbours share one dict: a million {"category": "general"} cost ~200 MB
             shared = self._metadata[-1] if self._metadata and self._metadata[-1] == item else item
             self._metadata.append(shared)  # safe to share: stored dicts are never changed, only copied out
-        self._bm25.add_many([tokenize(text) for text in texts])
+        self._bm25.add_many([tokenize(text, stem=self.stemming) for text in texts])
         self._rows, self._count, self._last_seq = stop, self._count + len(texts), int(seqs[-1])
 
     def _remove(self, row: int) -> None:
@@ -280,7 +283,7 @@ class HybridMemory(MemoryBackend):
         # Cosine of every row: one matrix-vector product (rows are unit vectors). Via einsum, not `@`: BLAS hands
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
         cosine = np.einsum("ij,j->i", self._matrix[: self._rows], self._embed([query])[0])
-        bm25 = self._bm25.scores(tokenize(query, self.stopwords))  # one score per row; 0 = no query word in it
+        bm25 = self._bm25.scores(tokenize(query, self.stopwords, self.stemming))  # per row; 0 = no query word in it
         cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
         # Only rows that can still reach the top_k (exact_top_k.py), and ranks where they are already known.
         if isinstance(self.fusion, RRF):  # the fast path: RRF needs the ranks, and gets them exact

@@ -2,11 +2,11 @@
 
 ``score_dataset`` embeds a labelled data set's documents and indexes them once,
 then scores every query of each split by cosine and by BM25 (with and without
-query stop words): the very arithmetic of ``HybridMemory.search``, whose
+query stop words, with and without stemming): the very arithmetic of ``HybridMemory.search``, whose
 rankings a test compares with these. ``ScoredSplit.ranking`` then ranks the
 documents for "vector", "keyword" or any fusion in milliseconds per query, so
 ``ablation`` can compute a whole table of settings once and the lesson's
-widget only reads it. A *setting* is a pair (method, drop query stop words?).
+widget only reads it. A *setting* is a triple (method, drop query stop words?, stem?).
 ``summary_table``, ``compare`` (paired wins, losses and a bootstrap interval)
 and ``failure_table`` read the results. The metrics and the interval are
 ``measuring.py``'s; this module draws nothing (see ``charts.py``) and adds no
@@ -38,9 +38,10 @@ from aria_kit.tables import Table
 class ScoredSplit:
     """Every query of one split scored against every document, by cosine and by BM25.
 
-    ``cosine[q, d]`` is float32 as ``HybridMemory`` computes it; ``bm25[stop][q, d]``
+    ``cosine[q, d]`` is float32 as ``HybridMemory`` computes it; ``bm25[stop, stem][q, d]``
     is BM25 with the query's stop words dropped (``stop=True``, the kit's default)
-    or kept (``stop=False``, the seed's behaviour).
+    or kept (``stop=False``, the seed's behaviour), over stemmed tokens (``stem=True``)
+    or the words as written (``stem=False``, the seed's).
     """
 
     dataset: str
@@ -48,12 +49,13 @@ class ScoredSplit:
     queries: tuple[LabelledQuery, ...]
     doc_ids: tuple[str, ...]
     cosine: np.ndarray
-    bm25: dict[bool, np.ndarray]
+    bm25: dict[tuple[bool, bool], np.ndarray]
     vector_rank: np.ndarray  # ranks(cosine) per query, kept because every method breaks ties with it
 
-    def ranking(self, q: int, method: str | Fusion, stopwords: bool = True, depth: int = 100) -> list[str]:
+    def ranking(self, q: int, method: str | Fusion, stopwords: bool = True, stemming: bool = True,
+                depth: int = 100) -> list[str]:
         """Document ids for query number ``q``, best first: ``method`` is "vector", "keyword" or a fusion."""
-        cosine, bm25 = self.cosine[q], self.bm25[stopwords][q]
+        cosine, bm25 = self.cosine[q], self.bm25[stopwords, stemming][q]
         if method == "vector":
             key, candidates = self.vector_rank[q], np.arange(len(cosine))
         elif method == "keyword":
@@ -72,9 +74,10 @@ class ScoredSplit:
         order = candidates[np.argsort(key[candidates], kind="stable")]
         return [self.doc_ids[i] for i in order[:depth]]
 
-    def rankings(self, method: str | Fusion, stopwords: bool = True, depth: int = 100) -> list[list[str]]:
+    def rankings(self, method: str | Fusion, stopwords: bool = True, stemming: bool = True,
+                 depth: int = 100) -> list[list[str]]:
         """``ranking`` for every query of the split, in query order."""
-        return [self.ranking(q, method, stopwords, depth) for q in range(len(self.queries))]
+        return [self.ranking(q, method, stopwords, stemming, depth) for q in range(len(self.queries))]
 
     def scores(self, rankings_: Sequence[Sequence[str]], metric: str) -> np.ndarray:
         """``metric`` (e.g. "recall@5", "nDCG@10", "MRR") of each ranking against its query's labels."""
@@ -85,17 +88,17 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
     """Score every query of every split against every document of ``dataset``: ``{"dev": …, "heldout": …}``.
 
     The steps are ``HybridMemory``'s: the documents embedded in one batch and
-    normalised, then the queries, cosine by the same ``einsum``, BM25 from a
-    ``BM25Index`` over ``tokenize``. No memory object is built, so no hit is
+    normalised, then the queries, cosine by the same ``einsum``, BM25 from two
+    ``BM25Index``es over ``tokenize`` (one of stems, one of words). No memory object is built, so no hit is
     materialised for each of thousands of documents per query, and the documents
     are embedded once for both splits. Reading the held-out scores is still up to
     you: a lesson looks at them once, at the end.
     """
     embedder = embedder if embedder is not None else default_embedder()
     matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
-    index = BM25Index()
-    for document in dataset.documents:
-        index.add(tokenize(document.text))
+    indexes = {stem: BM25Index() for stem in (True, False)}
+    for stem, index in indexes.items():
+        index.add_many([tokenize(document.text, stem=stem) for document in dataset.documents])
     doc_ids = tuple(d.id for d in dataset.documents)
     scored = {}
     for split, queries in dataset.queries.items():
@@ -104,8 +107,9 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
         # One batch is bit-identical to embedding each query alone (as search does), and far faster.
         query_vectors = normalize(np.asarray(embedder.embed([q.text for q in queries]), dtype=np.float32))
         cosine = np.stack([np.einsum("ij,j->i", matrix, vector) for vector in query_vectors])
-        bm25 = {stop: np.stack([index.scores(tokenize(q.text, STOPWORDS if stop else ())) for q in queries])
-                for stop in (True, False)}
+        bm25 = {(stop, stem): np.stack([index.scores(tokenize(q.text, STOPWORDS if stop else (), stem))
+                                        for q in queries])
+                for stop in (True, False) for stem, index in indexes.items()}
         vector_rank = np.stack([ranks(row) for row in cosine])
         scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank)
     return scored
@@ -119,16 +123,17 @@ class AblationRow:
     """One setting's mean scores on a split: recall@1 … recall@len(recall), nDCG@10 and MRR."""
 
     stopwords: bool
+    stemming: bool
     method: str  # "vector", "keyword", or a fusion's name such as "rrf(k=60)" or "convex(w=0.5)"
     recall: tuple[float, ...]
     ndcg: float
     mrr: float
 
 
-def kit_default() -> tuple[Fusion, bool]:
-    """What ``HybridMemory()`` does when told nothing: its fusion, and whether it drops query stop words."""
+def kit_default() -> tuple[Fusion, bool, bool]:
+    """What ``HybridMemory()`` does when told nothing: its fusion, whether it drops query stop words, and stems."""
     defaults = inspect.signature(HybridMemory.__init__).parameters
-    return DEFAULT_FUSION, bool(defaults["stopwords"].default)
+    return DEFAULT_FUSION, bool(defaults["stopwords"].default), bool(defaults["stemming"].default)
 
 
 def method_name(method: str | Fusion) -> str:
@@ -137,31 +142,37 @@ def method_name(method: str | Fusion) -> str:
 
 
 def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 10) -> list[AblationRow]:
-    """Mean recall@1…``max_k``, nDCG@10 and MRR of every method, with query stop words dropped and kept.
+    """Mean recall@1…``max_k``, nDCG@10 and MRR of every method, query stop words dropped or kept, stemmed or not.
 
     Computed once, this is the whole table a tuning widget reads from; nothing is
     searched again when the learner moves a slider.
     """
     rows = []
     for stopwords in (True, False):
-        for method in methods:
-            ranked = scored.rankings(method, stopwords)
-            recall = tuple(float(scored.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1))
-            rows.append(AblationRow(stopwords, method_name(method), recall,
-                                    float(scored.scores(ranked, "nDCG@10").mean()),
-                                    float(scored.scores(ranked, "MRR").mean())))
+        for stemming in (True, False):
+            for method in methods:
+                ranked = scored.rankings(method, stopwords, stemming)
+                recall = tuple(float(scored.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1))
+                rows.append(AblationRow(stopwords, stemming, method_name(method), recall,
+                                        float(scored.scores(ranked, "nDCG@10").mean()),
+                                        float(scored.scores(ranked, "MRR").mean())))
     return rows
 
 
 # ------------------------------------------------------------------ reading the results
 
-Setting = tuple  # (method, drop query stop words?): ("vector", True), (RRF(60), False), …
+Setting = tuple  # (method, drop query stop words?, stem?): ("vector", True, True), (RRF(60), False, False), …
 
 
 def setting_label(setting: Setting) -> str:
-    """A short name for a setting: the method's name, plus " −stop" when query stop words are dropped."""
-    method, stopwords = setting
-    return method_name(method) + (" −stop" if stopwords and method != "vector" else "")
+    """A short name: the method's, plus " −stop" when query stop words are dropped and " +stem" when stemmed.
+
+    Vector search reads neither, so its label is just "vector".
+    """
+    method, stopwords, stemming = setting
+    if method == "vector":
+        return "vector"
+    return method_name(method) + (" −stop" if stopwords else "") + (" +stem" if stemming else "")
 
 
 def recall_curve(split: ScoredSplit, setting: Setting, max_k: int = 10) -> list[float]:
@@ -175,8 +186,8 @@ def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Sett
     """Per data set and setting: each metric's mean over the split's queries, with its 95% bootstrap interval."""
     rows = []
     for dataset, split in scored.items():
-        for label, (method, stopwords) in settings.items():
-            ranked = split.rankings(method, stopwords)
+        for label, setting in settings.items():
+            ranked = split.rankings(*setting)
             row = [dataset, label]
             for metric in metrics:
                 values = split.scores(ranked, metric)
@@ -215,9 +226,9 @@ def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n:
 
     rows = []
     for q, query in enumerate(split.queries):
-        ranking = split.ranking(q, setting[0], setting[1], depth=everything)
+        ranking = split.ranking(q, *setting, depth=everything)
         rank = first_rank(ranking, query.relevant)
-        others = [first_rank(split.ranking(q, m, setting[1], depth=everything), query.relevant)
+        others = [first_rank(split.ranking(q, m, *setting[1:], depth=everything), query.relevant)
                   for m in ("vector", "keyword")]
         rows.append((rank or everything + 1, q, [query.text, words_of(texts[query.relevant[0]]), rank, *others,
                                                    words_of(texts[ranking[0]])]))

@@ -83,8 +83,8 @@ def reference_ranks(scores: np.ndarray, candidates: np.ndarray | None = None) ->
 class ReferenceHybridMemory:
     """Memory ``i`` in row ``i - 1``; every search ranks every live row by cosine and by BM25, then RRF."""
 
-    def __init__(self, embedder: Embedder, fusion: Fusion) -> None:
-        self.embedder, self.fusion = embedder, fusion
+    def __init__(self, embedder: Embedder, fusion: Fusion, stemming: bool = True) -> None:
+        self.embedder, self.fusion, self.stemming = embedder, fusion, stemming
         self.rows: list[np.ndarray] = []
         self.texts: list[str | None] = []
         self.successor: list[int | None] = []  # row -> the row that superseded it (lesson 10), if any
@@ -95,7 +95,7 @@ class ReferenceHybridMemory:
             self.rows.append(vector)
             self.texts.append(text)
             self.successor.append(None)
-            self.bm25.add(tokenize(text))
+            self.bm25.add(tokenize(text, stem=self.stemming))
 
     def supersede(self, old_id: str, text: str) -> None:
         self.store_many([text])
@@ -118,7 +118,7 @@ class ReferenceHybridMemory:
         matrix = np.stack(self.rows)
         query_vector = normalize(np.asarray(self.embedder.embed([query]), dtype=np.float32))[0]
         cosine = np.einsum("ij,j->i", matrix, query_vector)[live]
-        bm25 = self.bm25.scores(tokenize(query, STOPWORDS))[live]
+        bm25 = self.bm25.scores(tokenize(query, STOPWORDS, self.stemming))[live]
         vector_rank = reference_ranks(cosine)
         keyword_rank = reference_ranks(bm25, np.flatnonzero(bm25 > 0))
         fused = self.fusion.fuse(cosine, bm25)  # every live memory at once

@@ -9,7 +9,8 @@ import bm25s
 import numpy as np
 import pytest
 
-from aria_kit.bm25 import BM25Index, tokenize
+from aria_kit import bm25
+from aria_kit.bm25 import STOPWORDS, BM25Index, stem, tokenize
 
 VOCABULARY = [f"w{i}" for i in range(40)]
 WEIGHTS = [1 / (i + 1) for i in range(40)]  # Zipf-like: a few common terms, many rare ones
@@ -162,3 +163,21 @@ def test_tokenize_splits_on_everything_but_letters_and_digits(text: str, tokens:
 
 def test_tokenize_treats_composed_and_decomposed_accents_alike() -> None:
     assert tokenize("Café déjà vu") == tokenize("Cafe\u0301 de\u0301ja\u0300 vu") == ["café", "déjà", "vu"]
+
+
+def test_stemming_puts_word_families_on_one_token_and_leaves_numbers_and_ids_alone() -> None:
+    assert tokenize("stored stores storing", stem=True) == ["store"] * 3
+    assert tokenize("Alice's meetings", stem=True) == ["alic", "meet"]  # Snowball's stems need not be words
+    assert tokenize("Order #4821, DDR5, 1990s, v1", stem=True) == ["order", "4821", "ddr5", "1990s", "v1"]
+    assert tokenize("What are your travel plans?", STOPWORDS, stem=True) == ["travel", "plan"]  # stop words first
+    assert tokenize("stored storing") == ["stored", "storing"]  # off unless asked
+
+
+def test_the_stem_cache_stays_bounded_and_gives_the_same_stems_after_clearing(monkeypatch) -> None:
+    monkeypatch.setattr(bm25, "_STEMS", {})
+    monkeypatch.setattr(bm25, "_STEMS_MAX", 3)
+    words = ["running", "runs", "jumped", "jumping", "walks"]
+    first = [stem(word) for word in words]
+    assert len(bm25._STEMS) <= 3
+    assert [stem(word) for word in words] == first == ["run", "run", "jump", "jump", "walk"]
+    assert tokenize(" ".join(words), stem=True) == first

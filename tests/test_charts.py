@@ -37,7 +37,7 @@ from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 
 @pytest.fixture(scope="module")
 def demo():
-    memory = HybridMemory(fusion=RRF(60), stopwords=())  # the seed's mode, as lesson 04 uses it
+    memory = HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)  # the seed's mode, as lesson 04 uses it
     seed_memory(memory)
     return memory
 

@@ -63,7 +63,7 @@ def test_memory_default_is_the_measured_fusion_with_query_stop_words() -> None:
 
 def test_seed_mode_reproduces_rrf_over_the_two_rankings_without_stop_words() -> None:
     texts = ["What is the plan for the launch?", "the launch plan is Friday", "coffee is ready", "plan B"]
-    memory = HybridMemory(fusion=RRF(60), stopwords=())
+    memory = HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)
     memory.store_many(texts)
     hits = memory.search("what is the plan", top_k=4)
     by_vector = [h.id for h in sorted(hits, key=lambda h: h.vector_rank)]

@@ -1,9 +1,11 @@
 """HybridMemory ranks exactly as the full-sort implementation it replaced (tests/reference_hybrid_memory.py).
 
 Random small corpora with repeated words (BM25 ties), duplicated texts (cosine ties), superseded
-memories (searched with and without their history) and deletes (some enough to trigger compaction); every hit must agree in id, order, fused score, cosine, BM25 and both
-ranks, bit for bit, for RRF (any k) and the convex fusion (any weight, and the default). Queries keep
-their stop words out of BM25, as the memory does. ``HEAD_DEPTH`` is lowered so that the pruning and rank-counting paths of
+memories (searched with and without their history) and deletes (some enough to trigger
+compaction); every hit must agree in id, order, fused score, cosine, BM25 and both ranks, bit for
+bit, for RRF (any k) and the convex fusion (any weight, and the default). Queries keep their stop
+words out of BM25, as the memory does; about half the corpora match stems (the default), the rest
+words as written. ``HEAD_DEPTH`` is lowered so that the pruning and rank-counting paths of
 ``exact_top_k`` run on corpora this small.
 """
 
@@ -20,7 +22,8 @@ from aria_kit.fusion import DEFAULT_FUSION, RRF, ConvexFusion
 from aria_kit.hybrid_memory import HybridMemory
 
 VOCABULARY = ("the what is raft paxos alice bob rust go order ddr5 deadline march meeting friday storage engine tree "
-              "lsm compaction velocitydb nimbus team security billing bug dashboard").split()
+              "lsm compaction velocitydb nimbus team security billing bug dashboard stored storing stores meetings "
+              "teams billed").split()  # the last few share stems with earlier words, so stemming changes scores
 
 
 def random_text(rng: random.Random) -> str:
@@ -44,7 +47,9 @@ def test_search_returns_exactly_what_ranking_every_memory_returned(seed: int, de
     rng = random.Random(seed)
     fusion = rng.choice([RRF(0), RRF(1), RRF(10), RRF(60), ConvexFusion(0.0), ConvexFusion(rng.random()),
                          ConvexFusion(1.0), DEFAULT_FUSION])
-    memory, reference = HybridMemory(fusion=fusion), ReferenceHybridMemory(default_embedder(), fusion)
+    stemming = rng.random() < 0.5
+    memory = HybridMemory(fusion=fusion, stemming=stemming)
+    reference = ReferenceHybridMemory(default_embedder(), fusion, stemming)
     for _ in range(rng.randint(1, 4)):  # a few batches, each stored the same way in both
         batch = [random_text(rng) for _ in range(rng.randint(1, 80))]
         batch += rng.sample(batch, min(len(batch), 5))  # duplicated texts tie on every score
