@@ -22,9 +22,9 @@ Embedded, with no server (``location=":memory:"``, or ``path=`` a folder that on
 memory at a time may open), it is Qdrant's own engine in this process, Qdrant
 Edge; against a server or cluster (``url=`` or ``ARIA_QDRANT_URL``) the same
 engine over HTTP, through qdrant-client. See docs/qdrant.md.
-Differences from ``HybridMemory``: it fuses by RRF (k = 60) and keeps every query word,
-like ``HybridMemory(fusion=RRF(60), stopwords=())``, not ``HybridMemory()``'s default
-(convex fusion of scores, query stop words dropped); fusion sees each retriever's top
+Differences from ``HybridMemory``: it fuses by RRF (k = 60) and keeps every query word as written,
+like ``HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)``, not ``HybridMemory()``'s default
+(convex fusion of scores, query stop words dropped, word stems matched); fusion sees each retriever's top
 ``candidates``, not full rankings (the same while the memory holds fewer); BM25 uses
 ``AVGDL``; the engine scores in float32, so scores that differ only past the 7th digit
 may tie, and a tie at the edge of a candidate list is cut the engine's way. Where the

@@ -12,7 +12,7 @@ templates, nothing downloaded) and the same embedder, built with one
 ``search(query, top_k=3)``, cycling through ``bench_memory.QUERIES``, and reports
 the mean and 95th percentile. The rows:
 
-- ``HybridMemory, RRF(60)``: ``HybridMemory(fusion=RRF(60), stopwords=())``, the
+- ``HybridMemory, RRF(60)``: ``HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)``, the
   set-up ``QdrantMemory`` reproduces (exact, numpy);
 - ``QdrantMemory (Edge)``: what the class does embedded — one batch of three
   requests to Qdrant Edge (the fused RRF query, plus each retriever's candidate
@@ -110,7 +110,7 @@ def run(sizes: list[int], searches: int, slow_searches: int, local: bool) -> tup
     embedder.embed(texts[:10])  # warm up before timing anything
     rows, agreements = [], {}
     for size in sizes:
-        hybrid, qdrant = HybridMemory(embedder, fusion=RRF(60), stopwords=()), QdrantMemory(embedder)
+        hybrid, qdrant = HybridMemory(embedder, fusion=RRF(60), stopwords=(), stemming=False), QdrantMemory(embedder)
         hybrid_s, qdrant_s = build(hybrid, texts[:size]), build(qdrant, texts[:size])
         rows.append(Row("HybridMemory, RRF(60)", size, hybrid_s, searches, *time_calls(hybrid.search, searches)))
         rows.append(Row("QdrantMemory (Edge)", size, qdrant_s, searches, *time_calls(qdrant.search, searches)))
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     rows, agreements = run(sizes, searches, slow_searches, args.local)
     print(table(rows))
     for size, per_query in agreements.items():
-        print(f"\nAt {size:,} memories: top-3 ids shared with HybridMemory(fusion=RRF(60), stopwords=()) and "
+        print(f"\nAt {size:,} memories: top-3 ids shared with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False) and "
               "whether the top 3s are identical, for QdrantMemory with candidates = all / = 100; largest BM25 tie")
         for query, shared, identical, tie, shared_100, identical_100 in per_query:
             print(f"  {query!r:50} {shared} of 3 {'identical' if identical else 'differs  '} / "

@@ -28,8 +28,8 @@ WORDS = ("raft paxos alice rust order ddr5 deadline march meeting friday storage
 
 
 def like_for_like() -> HybridMemory:
-    """The HybridMemory set-up QdrantMemory reproduces: RRF with k = 60, every query word kept."""
-    return HybridMemory(fusion=RRF(60), stopwords=())
+    """The HybridMemory set-up QdrantMemory reproduces: RRF with k = 60, every query word kept as written."""
+    return HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)
 
 
 def ranking(memory: QdrantMemory | HybridMemory, query: str, top_k: int) -> list[tuple]:

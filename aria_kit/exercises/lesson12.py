@@ -91,7 +91,7 @@ def check_bm25_weight(bm25_weight: Callable[..., float]) -> bool:
 def _agreement_test(top3_agreement: Callable[..., int]) -> None:
     # The kit's default and the set-up QdrantMemory matches rank the demo facts differently: on these queries
     # some places differ while the same memories still make both top 3s, so a set overlap gives another count.
-    default, like_qdrant = HybridMemory(), HybridMemory(fusion=RRF(60), stopwords=())
+    default, like_qdrant = HybridMemory(), HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)
     for memory in (default, like_qdrant):
         seed_memory(memory)
     queries = [*SHOWDOWN_QUERIES, *CONVERSATION]
@@ -112,15 +112,16 @@ def check_top3_agreement(top3_agreement: Callable[..., int]) -> bool:
 
 QUIZ = Quiz("Lesson 12", [
     Question(
-        "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=()). Why not HybridMemory()?",
+        "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False). Why not HybridMemory()?",
         {"a": "Because RRF with k = 60 is the kit's default fusion",
-         "b": "So both fuse by RRF and count every query word: what differs comes from the engine",
+         "b": "So both fuse by RRF and count every query word as written: what differs comes from the engine",
          "c": "Because QdrantMemory cannot store memories that contain stop words",
          "d": "Because convex fusion only works on small memories"},
         "b",
-        "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word; HybridMemory() uses "
-        "convex fusion and drops query stop words, which would mix two differences into one comparison.",
-        {"a": "Since lesson 05 the default is convex fusion (weight 0.6 on cosine), chosen by measurement.",
+        "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word as written; HybridMemory() "
+        "uses convex fusion, drops query stop words and matches stems, which would mix three differences into one "
+        "comparison.",
+        {"a": "Since lesson 05 the default is convex fusion (weight 0.5 on cosine), chosen by measurement.",
          "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
          "d": "Convex fusion runs at any size; Qdrant's engine just does not offer it (RRF and DBSF only)."}),
     Question(

@@ -7,8 +7,8 @@ does the same with ``memory_rules.seq_of``.) ``bm25_weight`` is BM25's term-freq
 part, which ``QdrantMemory`` stores per word in a memory's sparse vector. The IDF
 is missing on purpose: the engine multiplies it in at query time.
 ``top3_agreement`` counts the top-3 places where two memories name the same memory, and
-``stretch_agreement_table`` uses it to ask which of the kit's two default settings (convex
-fusion, query stop words) makes ``HybridMemory()`` differ from ``QdrantMemory``.
+``stretch_agreement_table`` uses it to ask which of the kit's three default settings (convex
+fusion, query stop words, stems) makes ``HybridMemory()`` differ from ``QdrantMemory``.
 """
 
 from __future__ import annotations
@@ -48,18 +48,20 @@ def top3_agreement(memory_a: MemoryBackend, memory_b: MemoryBackend, queries: Se
 
 
 def stretch_agreement_table() -> dict[str, int]:
-    """QdrantMemory against four HybridMemory set-ups, on the showdown queries and the conversation's messages.
+    """QdrantMemory against five HybridMemory set-ups, on the showdown queries and the conversation's messages.
 
-    Switching one default at a time shows what each costs: both together are ``HybridMemory()``.
+    Switching one default at a time shows what each costs: all three together are ``HybridMemory()``.
     Needs Qdrant Edge (``pip install -e '.[qdrant]'``).
     """
     from aria_kit.qdrant_memory import QdrantMemory  # optional extra: imported only when the stretch runs
 
     qdrant = QdrantMemory()
-    setups = {"RRF(60), every word (like Qdrant)": HybridMemory(fusion=RRF(60), stopwords=()),
-              "RRF(60), stop words dropped": HybridMemory(fusion=RRF(60)),
-              "convex 0.6, every word": HybridMemory(stopwords=()),
-              "HybridMemory() (convex 0.6, stop words dropped)": HybridMemory()}
+    setups = {"RRF(60), every word as written (like Qdrant)": HybridMemory(fusion=RRF(60), stopwords=(),
+                                                                          stemming=False),
+              "RRF(60), stop words dropped": HybridMemory(fusion=RRF(60), stemming=False),
+              "convex 0.5, every word as written": HybridMemory(stopwords=(), stemming=False),
+              "RRF(60), every word, stems": HybridMemory(fusion=RRF(60), stopwords=()),
+              "HybridMemory() (convex 0.5, stop words dropped, stems)": HybridMemory()}
     for memory in (qdrant, *setups.values()):
         seed_memory(memory)
     queries = [*SHOWDOWN_QUERIES, *CONVERSATION]
