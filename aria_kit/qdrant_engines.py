@@ -163,10 +163,22 @@ class EdgeEngine:
             must_not=[qe.HasIdCondition(point_ids={skip})])))
 
     def close(self) -> None:
-        """Flush and release the shard (and its folder's lock); a temporary folder is removed."""
-        self.shard.close()
+        """Flush and release the shard (and its folder's lock); a temporary folder is removed. Twice is fine."""
+        if not isinstance(self.shard, _Closed):
+            self.shard.close()
+            self.shard = _Closed(self.where)
         if self._cleanup is not None:
             self._cleanup()
+
+
+class _Closed:
+    """Stands in for a closed shard, so that using the memory after ``close()`` says so (Edge: "not initialized")."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"this QdrantMemory ({self.where}) was closed; open it again to use it")
 
 
 def _edge_vector(vector: list[float] | SparseVector) -> Any:

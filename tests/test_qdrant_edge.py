@@ -121,6 +121,19 @@ def test_a_folder_open_elsewhere_is_refused_with_what_to_do_until_it_is_closed(t
     second.close()
 
 
+def test_a_closed_memory_says_so_when_used_and_closing_twice_is_fine(tmp_path: Path) -> None:
+    memory = QdrantMemory(path=tmp_path)
+    memory.store("kept")
+    memory.close()
+    memory.close()
+    for use in (lambda: memory.store("lost?"), lambda: memory.search("kept"), memory.list_all, lambda: len(memory)):
+        with pytest.raises(RuntimeError, match="was closed; open it again"):
+            use()
+    reopened = QdrantMemory(path=tmp_path)
+    assert [r.text for r in reopened.list_all()] == ["kept"]
+    reopened.close()
+
+
 def test_in_memory_mode_removes_its_temporary_folder_on_close() -> None:
     memory = QdrantMemory(location=":memory:")
     memory.store("gone with the folder")
