@@ -84,6 +84,9 @@ class EdgeEngine:
             if (Path(folder) / "meta.json").is_file() and (Path(folder) / "collection").is_dir():
                 raise ValueError(f"{folder} was written by qdrant-client's local mode, not by Qdrant Edge; open it "
                                  "with QdrantMemory(client=QdrantClient(path=...)) (see docs/qdrant.md).")
+        if not collection or collection in (".", "..") or any(c in collection for c in "/\\\0"):
+            raise ValueError(f"collection={collection!r} names a folder inside path=; use a plain name such as "
+                             "'aria_memory'")
         self.folder = Path(folder) / collection
         self.created = not (self.folder / "edge_config.json").exists()
         # never build an HNSW index (not even if someone calls optimize()), so search stays exact

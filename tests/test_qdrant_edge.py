@@ -134,6 +134,13 @@ def test_a_closed_memory_says_so_when_used_and_closing_twice_is_fine(tmp_path: P
     reopened.close()
 
 
+@pytest.mark.parametrize("name", ["", "..", "a/b", "../escape"])
+def test_a_collection_name_that_is_not_a_plain_folder_name_is_refused(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ValueError, match="use a plain name"):
+        QdrantMemory(path=tmp_path / "memory", collection=name)
+    assert not (tmp_path / "escape").exists()
+
+
 def test_in_memory_mode_removes_its_temporary_folder_on_close() -> None:
     memory = QdrantMemory(location=":memory:")
     memory.store("gone with the folder")
