@@ -112,3 +112,17 @@ def test_tune_refuses_empty_or_unlabelled_examples() -> None:
     for bad in ([], [("VDB-1300", [])]):
         with pytest.raises(ValueError, match="tune needs"):
             memory.tune(bad)
+
+
+def test_stemming_is_a_setting_of_the_object_and_a_reopened_file_follows_it(tmp_path) -> None:
+    path = tmp_path / "memory.sqlite3"
+    with HybridMemory(path=path) as memory:  # stems by default
+        stored = memory.store("Alice stored the backups on Friday.")
+        memory.store("Bob likes tea.")
+        [hit] = [h for h in memory.search("storing backup", top_k=2) if h.id == stored]
+        assert hit.bm25 > 0 and hit.keyword_rank == 1  # "storing"/"stored", "backup"/"backups" share stems
+    with HybridMemory(path=path, stemming=False) as words:  # the same file, indexed by the words as written
+        assert all(h.bm25 == 0 for h in words.search("storing backup", top_k=2))
+        assert words.search("stored backups", top_k=1)[0].id == stored
+    with HybridMemory(path=path) as again:
+        assert again.search("storing backup", top_k=1)[0].bm25 == hit.bm25  # nothing about stems was saved

@@ -157,4 +157,15 @@ QUIZ = Quiz("Lesson 05", [
         {"a": "the arithmetic costs about the same; the point is what it measures.",
          "b": "each method's score per query still comes from the labels.",
          "d": "a mean of reciprocal ranks is exactly what MRR is."}),
+    Question(
+        "A memory says \"Alice stored the backups\". The query is \"storing backup\". Which is true of its BM25 "
+        "score with stemming off, and on (the kit's default)?",
+        {"a": "positive both times: BM25 matches parts of words",
+         "b": "0 without stemming (no token in common), positive with it (store, backup in both)",
+         "c": "0 both times: stemming changes only the query",
+         "d": "the same both times: stemming only changes the vector side"},
+        "b", "without stemming the tokens stored/storing and backups/backup differ; stems put each pair on one token.",
+        {"a": "BM25 compares whole tokens; a shared beginning counts for nothing.",
+         "c": "the kit stems the memories when it indexes them and the query when it searches, with one stemmer.",
+         "d": "the embedding never sees stems; stemming is a keyword-side setting."}),
 ])
