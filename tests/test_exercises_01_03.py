@@ -27,7 +27,7 @@ from aria_kit.interfaces import Hit, MemoryBackend, MemoryRecord
 from aria_kit.solutions import lesson01 as s01
 from aria_kit.solutions import lesson02 as s02
 from aria_kit.solutions import lesson03 as s03
-from exercise_checks import unwritten, verdict
+from exercise_checks import check_tests, unwritten
 
 
 class _Unwritten(MemoryBackend):
@@ -81,21 +81,9 @@ CHECKS = [
     (lesson03.check_bm25_scores, s03.bm25_scores, unwritten),
     (lesson03.check_stemmer, s03.stem_tokenize, unwritten),
 ]
-IDS = [check.__name__ for check, _, _ in CHECKS]
 
 
-@pytest.mark.parametrize(("check", "solution", "stub"), CHECKS, ids=IDS)
-def test_every_check_accepts_the_worked_solution(check, solution, stub, capsys):
-    assert check(solution) is True
-    assert verdict(capsys) == "✓"
-
-
-@pytest.mark.parametrize(("check", "solution", "stub"), CHECKS, ids=IDS)
-def test_an_untouched_stub_reads_as_not_done_yet_and_names_the_solution_file(check, solution, stub, capsys):
-    assert check(stub) is False
-    out = capsys.readouterr().out
-    assert out.startswith("○") and "not done yet" in out, out
-    assert f'show_solution("lesson0{check.__module__[-1]}")' in out
+test_every_check_accepts_the_worked_solution, test_an_untouched_stub_reads_as_not_done_yet = check_tests(CHECKS)
 
 
 # ---------------------------------------------------------------- lesson 01: plausible wrong memories

@@ -21,27 +21,16 @@ from aria_kit.exercises import lesson11
 from aria_kit.interfaces import MemoryRecord
 from aria_kit.persona import ARIA
 from aria_kit.scripted import ScriptedProvider
-from exercise_checks import unwritten, verdict
+from exercise_checks import check_tests, verdict
 from aria_kit.solutions.lesson11 import highlight, render_memory, render_panel
 from toy_memory import ToyMemory
 
 
 CHECKS = [(lesson11.check_render_memory, render_memory), (lesson11.check_render_panel, render_panel),
           (lesson11.check_highlight, highlight)]
-IDS = [check.__name__ for check, _ in CHECKS]
 
 
-@pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
-def test_check_accepts_the_worked_solution(check, solution, capsys):
-    assert check(solution) is True
-    assert verdict(capsys) == "✓"
-
-
-@pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=IDS)
-def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
-    assert check(unwritten) is False
-    out = capsys.readouterr().out
-    assert out.startswith("○") and "not done yet" in out and "show_solution(\"lesson11\")" in out
+test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
 
 
 # ---------------------------------------------------------------- exercise 11.1: one memory

@@ -18,7 +18,7 @@ from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.demo_data import CONVERSATION, DEMO_FACTS, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import lesson12
 from aria_kit.memory_rules import make_memory_id
-from exercise_checks import unwritten, verdict
+from exercise_checks import check_tests, verdict
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.solutions.lesson12 import bm25_weight, to_point_id, top3_agreement
@@ -31,20 +31,9 @@ needs_qdrant = pytest.mark.skipif(qdrant_memory is None, reason="needs qdrant-cl
 
 CHECKS = [(lesson12.check_to_point_id, to_point_id), (lesson12.check_bm25_weight, bm25_weight),
           (lesson12.check_top3_agreement, top3_agreement)]
-IDS = [check.__name__ for check, _ in CHECKS]
 
 
-@pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
-def test_check_accepts_the_worked_solution(check, solution, capsys):
-    assert check(solution) is True
-    assert verdict(capsys) == "✓"
-
-
-@pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=IDS)
-def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
-    assert check(unwritten) is False
-    out = capsys.readouterr().out
-    assert out.startswith("○") and "not done yet" in out and "show_solution(\"lesson12\")" in out
+test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
 
 
 # ---------------------------------------------------------------- exercise 12.1: memory id -> point id

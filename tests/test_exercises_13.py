@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from exercise_checks import unwritten, verdict
+from exercise_checks import check_tests, verdict
 
 from aria_kit.approximate_search import IVFIndex, exact_search, recall_at_k
 from aria_kit.exact_top_k import ranked_head
@@ -17,19 +17,9 @@ from aria_kit.exercises import lesson13
 from aria_kit.solutions.lesson13 import ivf_search, stretch_top3_agreement, top_k
 
 CHECKS = [(lesson13.check_top_k, top_k), (lesson13.check_ivf_search, ivf_search)]
-IDS = [check.__name__ for check, _ in CHECKS]
 
 
-@pytest.mark.parametrize(("check", "solution"), CHECKS, ids=IDS)
-def test_check_accepts_the_worked_solution(check, solution, capsys):
-    assert check(solution) is True
-    assert verdict(capsys) == "✓"
-
-
-@pytest.mark.parametrize("check", [c for c, _ in CHECKS], ids=IDS)
-def test_check_reports_an_untouched_stub_as_not_done_yet(check, capsys):
-    assert check(unwritten) is False
-    assert verdict(capsys) == "○"
+test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
 
 
 WRONG_TOP_K = {
