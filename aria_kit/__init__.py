@@ -27,7 +27,7 @@ LESSONS: dict[str, int] = {
     "tables": 1, "demo_data": 1,  # display tables without matplotlib; the demo facts
     "embeddings": 2,
     "bm25": 3,
-    "fusion": 4, "memory_rules": 4, "persistence": 4, "hybrid_memory": 4, "evaluation": 4,
+    "fusion": 4, "memory_rules": 4, "persistence": 4, "memory_rows": 4, "hybrid_memory": 4, "evaluation": 4,
     "exact_top_k": 4,  # HybridMemory's search sorts only the heads of its rankings; lesson 13 explains how
     "datasets": 5, "measuring": 5, "tuning": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05

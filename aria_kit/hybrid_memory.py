@@ -28,12 +28,11 @@ of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected;
 right-to-left scripts, combining marks and NUL are stored as given. Metadata
 is a dict of str keys to JSON scalars.
 
-Memories live in rows in the order of their ids: row ``r`` holds the
-memory numbered ``seqs[r]`` (ascending), so an id finds its row by binary
-search, and a file whose numbers have gaps (deletes, or a hand-edited seq of
-ten million) costs only the rows it really holds. A deleted memory's row is
-marked dead and skipped by search; once dead rows outnumber live ones they
-are compacted away (order kept, so ranks and scores do not change).
+Memories live in rows in the order of their ids (``memory_rows.py``), so a
+file whose numbers have gaps (deletes, or a hand-edited seq of ten million)
+costs only the rows it really holds. A deleted memory's row is marked dead and
+skipped by search; once dead rows outnumber live ones they are compacted away
+(order kept, so ranks and scores do not change).
 ``search`` ranks exactly, as if it sorted every memory both ways, but sorts
 only the heads of both rankings (``exact_top_k.py``, lesson 13). Bulk stores
 of thousands of memories show a progress bar in a terminal or notebook.
@@ -50,12 +49,13 @@ from pathlib import Path
 
 import numpy as np
 
-from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
+from aria_kit.bm25 import STOPWORDS, tokenize
 from aria_kit.embeddings import default_embedder, normalize
 from aria_kit.exact_top_k import complete_ranks, rrf_contenders, score_contenders
 from aria_kit.fusion import DEFAULT_FUSION, RRF, ConvexFusion, Fusion, fused_scores, ranks
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, make_memory_id, seq_of
+from aria_kit.memory_rows import MemoryRows
 from aria_kit.persistence import MemoryFile
 
 BATCH = 10_000  # memories embedded and indexed per step of a bulk store or load
@@ -72,7 +72,7 @@ class HybridMemory(MemoryBackend):
         self.embedder = embedder if embedder is not None else default_embedder()
         self.fusion = RRF(rrf_k) if rrf_k is not None else fusion if fusion is not None else DEFAULT_FUSION
         self.stopwords = frozenset(stopwords)  # dropped from queries only, so the index never depends on them
-        self.stemming = bool(stemming)  # the BM25 index holds stems; rebuilt from the texts on every load
+        self._stemming = bool(stemming)  # the BM25 index holds stems; rebuilt from the texts on every load
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self._file = MemoryFile(path, self.embedder.name, self.dim) if path is not None else None
@@ -80,18 +80,7 @@ class HybridMemory(MemoryBackend):
         self._sync()
 
     def _reset(self) -> None:
-        self._matrix = np.zeros((16, self.dim), dtype=np.float32)  # one unit vector per row; grows by doubling
-        self._seqs = np.zeros(16, dtype=np.int64)  # row -> the memory's number, ascending
-        self._live = np.zeros(16, dtype=bool)  # row -> holds a memory (False once deleted, until compacted)
-        self._current = np.zeros(16, dtype=bool)  # row -> live and not superseded: what default search sees
-        # memory number -> (superseded_by, superseded_at, supersedes), only for memories in a chain of versions
-        self._links: dict[int, tuple[str | None, str | None, str | None]] = {}
-        self._texts: list[str | None] = []  # row -> text (None once deleted)
-        self._metadata: list[Metadata | None] = []
-        self._rows = 0  # rows in use, live or dead
-        self._count = 0  # live rows
-        self._last_seq = 0  # the highest memory number this copy has seen
-        self._bm25 = BM25Index()  # slot = row
+        self._memories = MemoryRows(self.dim, self._stemming)  # every memory this copy holds (memory_rows.py)
         self._deletes_seen: int | None = None  # the file's delete counter when we last loaded
 
     # ------------------------------------------------------------ writing
@@ -111,10 +100,10 @@ class HybridMemory(MemoryBackend):
             return []
         vectors = np.concatenate([self._embed(texts[start:stop]) for start, stop in _steps(len(texts), "embedding")])
         if self._file is None:
-            first = self._last_seq + 1
+            first = self._memories.last_seq + 1
             for start, stop in _steps(len(texts), "indexing"):
-                self._append(range(first + start, first + stop), texts[start:stop], checked[start:stop],
-                             vectors[start:stop])
+                self._memories.append(range(first + start, first + stop), texts[start:stop], checked[start:stop],
+                                      vectors[start:stop])
             return [make_memory_id(seq) for seq in range(first, first + len(texts))]
         seqs = self._file.insert(list(zip(texts, checked, vectors)))
         self._sync(force=True)
@@ -126,14 +115,14 @@ class HybridMemory(MemoryBackend):
         if seq is None:
             return False
         self._sync()
-        row = self._row_of(seq)
+        row = self._memories.row_of(seq)
         if self._file is None:
             if row is not None:
-                self._remove(row)
+                self._memories.remove(row)
             return row is not None
         existed, deletes_before = self._file.delete(seq)
         if existed and row is not None and deletes_before == self._deletes_seen:
-            self._remove(row)
+            self._memories.remove(row)
             self._deletes_seen = deletes_before + 1
         else:  # someone else changed the file meanwhile: reload rather than guess
             self._sync(force=True)
@@ -148,10 +137,10 @@ class HybridMemory(MemoryBackend):
         """
         self._sync()
         seq = seq_of(old_id)
-        row = self._row_of(seq) if seq is not None else None
+        row = self._memories.row_of(seq) if seq is not None else None
         if row is None:
             raise ValueError(f"there is no memory {old_id!r} to supersede; search memory for the current id")
-        old = self._record(row)
+        old = self._memories.record(row)
         if old.superseded_by is not None:
             raise ValueError(f"{old_id} was already superseded by {old.superseded_by}; "
                              f"supersede {old.superseded_by}, the current version, instead")
@@ -159,26 +148,16 @@ class HybridMemory(MemoryBackend):
         metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
         vector = self._embed([text])
         if self._file is None:
-            new_seq = self._last_seq + 1
-            self._append([new_seq], [text], [metadata], vector, [(None, None, old_id)])
-            self._mark_superseded(seq, make_memory_id(new_seq), at)
+            new_seq = self._memories.last_seq + 1
+            self._memories.append([new_seq], [text], [metadata], vector, [(None, None, old_id)])
+            self._memories.mark_superseded(seq, make_memory_id(new_seq), at)
             return make_memory_id(new_seq)
         new_seq, changes_before = self._file.supersede(seq, (text, metadata, vector[0]), at)
         if changes_before == self._deletes_seen:  # nobody else rewrote a row meanwhile: update our copy
             self._deletes_seen = changes_before + 1
-            self._mark_superseded(seq, make_memory_id(new_seq), at)
+            self._memories.mark_superseded(seq, make_memory_id(new_seq), at)
         self._sync(force=True)  # loads the new row (or everything, if someone else changed old rows)
         return make_memory_id(new_seq)
-
-    def _mark_superseded(self, seq: int, successor: str, at: str) -> None:
-        self._set_links(seq, (successor, at, self._links.get(seq, (None, None, None))[2]))
-        self._current[self._row_of(seq)] = False
-
-    def _set_links(self, seq: int, links: tuple[str | None, str | None, str | None]) -> None:
-        if any(link is not None for link in links):
-            self._links[seq] = links
-        else:
-            self._links.pop(seq, None)
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
@@ -189,80 +168,19 @@ class HybridMemory(MemoryBackend):
             raise ValueError(f"embedder {self.embedder.name!r} returned NaN or infinite values")
         return normalize(vectors)  # embedders promise unit rows; a custom one that forgets still works
 
-    def _append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray,
-                links: Sequence[tuple[str | None, str | None, str | None]] | None = None) -> None:
-        """Put memories (numbered above every row held, ascending) into the next rows; ``links`` are their
-        ``(superseded_by, superseded_at, supersedes)``, if any."""
-        start, stop = self._rows, self._rows + len(texts)
-        if stop > len(self._matrix):
-            capacity = max(2 * len(self._matrix), stop)
-            self._matrix = _resized(self._matrix, capacity)
-            self._seqs, self._live = _resized(self._seqs, capacity), _resized(self._live, capacity)
-            self._current = _resized(self._current, capacity)
-        self._matrix[start:stop] = vectors
-        self._seqs[start:stop] = seqs
-        self._live[start:stop] = True
-        self._current[start:stop] = True
-        for seq, row, item_links in zip(seqs, range(start, stop), links or ()):
-            self._set_links(seq, item_links)
-            self._current[row] = item_links[0] is None  # a superseded memory is history, not current
-        self._texts.extend(texts)
-        for item in metadata:  # equal neighbours share one dict: a million {"category": "general"} cost ~200 MB
-            shared = self._metadata[-1] if self._metadata and self._metadata[-1] == item else item
-            self._metadata.append(shared)  # safe to share: stored dicts are never changed, only copied out
-        self._bm25.add_many([tokenize(text, stem=self.stemming) for text in texts])
-        self._rows, self._count, self._last_seq = stop, self._count + len(texts), int(seqs[-1])
-
-    def _remove(self, row: int) -> None:
-        # Splice the fact's chain as the file does: the predecessor points on, or is current again.
-        superseded_by, _, supersedes = self._links.pop(int(self._seqs[row]), (None, None, None))
-        before, after = (seq_of(link) if link else None for link in (supersedes, superseded_by))
-        if before in self._links:
-            _, at, its_supersedes = self._links[before]
-            self._set_links(before, (superseded_by, at if superseded_by else None, its_supersedes))
-            if superseded_by is None and self._row_of(before) is not None:
-                self._current[self._row_of(before)] = True
-        if after in self._links:
-            its_superseded_by, at, _ = self._links[after]
-            self._set_links(after, (its_superseded_by, at, supersedes))
-        self._texts[row] = self._metadata[row] = None
-        self._live[row] = self._current[row] = False
-        self._bm25.remove(row)
-        self._count -= 1
-        if self._rows - self._count > self._count:  # more dead rows than live ones: reclaim them
-            self._compact()
-
-    def _compact(self) -> None:
-        """Drop dead rows, keeping the order (and so every rank); the matrix shrinks to fit. O(rows), amortised
-        over the deletes that made half the rows dead."""
-        kept = np.flatnonzero(self._live[: self._rows])
-        capacity = max(16, 2 * len(kept))
-        self._matrix = _resized(self._matrix[kept], capacity)
-        self._seqs, self._live = _resized(self._seqs[kept], capacity), _resized(self._live[kept], capacity)
-        self._current = _resized(self._current[kept], capacity)
-        self._texts = [self._texts[row] for row in kept]
-        self._metadata = [self._metadata[row] for row in kept]
-        self._bm25.compact()
-        self._rows = len(kept)
-
-    def _row_of(self, seq: int) -> int | None:
-        """The row of live memory number ``seq``, by binary search over the ascending numbers; else None."""
-        row = int(np.searchsorted(self._seqs[: self._rows], seq))
-        return row if row < self._rows and self._seqs[row] == seq and self._live[row] else None
-
     def _sync(self, force: bool = False) -> None:
         """Load what other processes committed to the file (everything, if anything was deleted)."""
         if self._file is None or not (self._file.changed() or force):
             return
-        reload, rows, deletes = self._file.read_changes(self._last_seq, self._deletes_seen)
+        reload, rows, deletes = self._file.read_changes(self._memories.last_seq, self._deletes_seen)
         if reload:
             self._reset()
         for start, stop in _steps(len(rows), "loading memories"):
             batch = rows[start:stop]
             links = [(make_memory_id(row.superseded_by) if row.superseded_by else None, row.superseded_at,
                       make_memory_id(row.supersedes) if row.supersedes else None) for row in batch]
-            self._append([row.seq for row in batch], [row.text for row in batch], [row.metadata for row in batch],
-                         np.stack([row.vector for row in batch]), links)
+            self._memories.append([row.seq for row in batch], [row.text for row in batch],
+                                  [row.metadata for row in batch], np.stack([row.vector for row in batch]), links)
         self._deletes_seen = deletes
 
     # ------------------------------------------------------------ reading
@@ -276,14 +194,15 @@ class HybridMemory(MemoryBackend):
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a whole number >= 1, got {top_k!r}")
         self._sync()
-        if not self._count:
+        memories = self._memories
+        if not memories.count:
             return []
         # The one place that says which rows a search must skip: deleted ones, and superseded ones unless asked.
-        excluded = ~(self._live if include_history else self._current)[: self._rows]
+        excluded = ~(memories.live if include_history else memories.current)[: memories.used]
         # Cosine of every row: one matrix-vector product (rows are unit vectors). Via einsum, not `@`: BLAS hands
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
-        cosine = np.einsum("ij,j->i", self._matrix[: self._rows], self._embed([query])[0])
-        bm25 = self._bm25.scores(tokenize(query, self.stopwords, self.stemming))  # per row; 0 = no query word in it
+        cosine = np.einsum("ij,j->i", memories.matrix[: memories.used], self._embed([query])[0])
+        bm25 = memories.bm25.scores(tokenize(query, self.stopwords, self._stemming))  # per row; 0 = no word in it
         cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
         # Only rows that can still reach the top_k (exact_top_k.py), and ranks where they are already known.
         if isinstance(self.fusion, RRF):  # the fast path: RRF needs the ranks, and gets them exact
@@ -300,7 +219,7 @@ class HybridMemory(MemoryBackend):
         rows, fused = rows[best], fused[best]
         vector_rank = complete_ranks(cosine, rows, vector_rank[best], -np.inf)
         keyword_rank = complete_ranks(bm25, rows, keyword_rank[best], 0.0)
-        records = [self._record(row) for row in rows]
+        records = [self._memories.record(row) for row in rows]
         return [Hit(r.id, r.text, r.metadata, float(score), float(cosine[row]), float(bm25[row]), vector, keyword,
                     r.superseded_by, r.supersedes)
                 for r, row, score, vector, keyword in zip(records, rows, fused, vector_rank, keyword_rank)]
@@ -331,6 +250,11 @@ class HybridMemory(MemoryBackend):
         return scores
 
     @property
+    def stemming(self) -> bool:
+        """Whether BM25 matches word stems (fixed when the memory is made: its index is built that way)."""
+        return self._stemming
+
+    @property
     def rrf_k(self) -> int | None:
         """The RRF constant when this memory fuses by RRF, else ``None``."""
         return self.fusion.k if isinstance(self.fusion, RRF) else None
@@ -338,24 +262,18 @@ class HybridMemory(MemoryBackend):
     def list_all(self) -> list[MemoryRecord]:
         """Every stored memory, oldest first."""
         self._sync()
-        return [self._record(row) for row in np.flatnonzero(self._live[: self._rows])]
+        return [self._memories.record(row) for row in np.flatnonzero(self._memories.live[: self._memories.used])]
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         """The memory with this id, or ``None``."""
         seq = seq_of(memory_id)
         self._sync()
-        row = self._row_of(seq) if seq is not None else None
-        return self._record(row) if row is not None else None
-
-    def _record(self, row: int) -> MemoryRecord:
-        """A fresh record (metadata copied: callers may change it) of the memory in ``row``, with its links."""
-        seq = int(self._seqs[row])
-        return MemoryRecord(make_memory_id(seq), self._texts[row], dict(self._metadata[row]),
-                            *self._links.get(seq, (None, None, None)))
+        row = self._memories.row_of(seq) if seq is not None else None
+        return self._memories.record(row) if row is not None else None
 
     def __len__(self) -> int:
         self._sync()
-        return self._count
+        return self._memories.count
 
     def close(self) -> None:
         """Close the SQLite file, if any; everything stored is already on disk."""
@@ -370,14 +288,7 @@ class HybridMemory(MemoryBackend):
 
     def __repr__(self) -> str:
         where = f", path={str(self._file.path)!r}" if self._file is not None else ""
-        return f"<HybridMemory {self._count} memories, embedder={self.embedder.name!r}{where}>"
-
-
-def _resized(array: np.ndarray, rows: int) -> np.ndarray:
-    """A copy of ``array`` with ``rows`` rows: its own first, zeros after."""
-    bigger = np.zeros((rows, *array.shape[1:]), dtype=array.dtype)
-    bigger[: len(array)] = array
-    return bigger
+        return f"<HybridMemory {self._memories.count} memories, embedder={self.embedder.name!r}{where}>"
 
 
 def _steps(count: int, what: str) -> Iterator[tuple[int, int]]:

@@ -124,9 +124,9 @@ def test_vectors_live_in_one_growing_unit_normalised_float32_matrix() -> None:
     memory = HybridMemory(embedder=ScaledEmbedder())
     for i in range(40):
         memory.store(f"fact {i} about VelocityDB")
-    matrix = memory._matrix[:40]
-    assert matrix.dtype == np.float32 and memory._matrix.flags["C_CONTIGUOUS"]
-    assert len(memory._matrix) == 64  # 16 -> 32 -> 64: doubling, not one copy per store
+    matrix = memory._memories.matrix[:40]
+    assert matrix.dtype == np.float32 and memory._memories.matrix.flags["C_CONTIGUOUS"]
+    assert len(memory._memories.matrix) == 64  # 16 -> 32 -> 64: doubling, not one copy per store
     np.testing.assert_allclose(np.linalg.norm(matrix, axis=1), 1.0, rtol=1e-5)
     assert all(-1.0001 <= h.cosine <= 1.0001 for h in memory.search("VelocityDB", top_k=40))
 
@@ -139,7 +139,7 @@ def test_a_file_whose_numbers_jump_to_a_million_loads_only_the_rows_it_holds(tmp
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE memories SET seq = 1000000 WHERE seq = 2")
     with HybridMemory(path=path) as memory:
-        assert memory._matrix.nbytes < 100_000 and len(memory._bm25._lengths) < 100
+        assert memory._memories.matrix.nbytes < 100_000 and len(memory._memories.bm25._lengths) < 100
         assert [r.id for r in memory.list_all()] == ["mem_0001", "mem_1000000"]
         assert memory.get("mem_1000000").text == "Order #4821 was placed by Bob."
         assert memory.search("order 4821", top_k=1)[0].id == "mem_1000000"
@@ -152,11 +152,11 @@ def test_rows_of_deleted_memories_are_reclaimed(tmp_path: Path, on_file: bool) -
     # Issue 13: 99,990 deletes of 100,000 memories used to leave the whole matrix (128 MiB) allocated.
     memory = HybridMemory(path=tmp_path / "memory.sqlite3" if on_file else None)
     ids = memory.store_many([f"note {i} about VelocityDB" for i in range(3_000)])
-    full = memory._matrix.nbytes
+    full = memory._memories.matrix.nbytes
     kept = ids[1234:1244]
     for memory_id in ids[:1234] + ids[1244:]:
         memory.delete(memory_id)
-    assert memory._matrix.nbytes <= full / 64 and memory._bm25.slots == 10
+    assert memory._memories.matrix.nbytes <= full / 64 and memory._memories.bm25.slots == 10
     assert [r.id for r in memory.list_all()] == kept
     assert memory.search("note 1240", top_k=1)[0].id == "mem_1241"
     assert memory.store("one more note") == "mem_3001"

@@ -1,0 +1,132 @@
+"""Where ``HybridMemory`` keeps its memories: numbered rows of one matrix, a BM25 index, texts (lesson 04).
+
+Row ``r`` holds the memory numbered ``seqs[r]``. Numbers only grow, and rows are
+filled in that order, so an id finds its row by binary search (``row_of``). Each
+row has its unit embedding in one contiguous float32 ``matrix`` (it doubles when
+full, so storing one memory is not one copy of everything), its text and
+metadata, and its tokens in ``bm25`` (slot = row). ``live`` marks rows that hold
+a memory; ``current`` the rows default search sees: live and not superseded.
+``links`` holds, for the memories in a chain of versions (lesson 10), their
+``(superseded_by, superseded_at, supersedes)``.
+
+``remove`` marks a row dead and splices its chain, as the SQLite file does;
+``compact`` drops the dead rows once they outnumber the live ones, keeping the
+order (and so every rank). Not here: embedding, searching and files
+(``hybrid_memory.py``, ``persistence.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from aria_kit.bm25 import BM25Index, tokenize
+from aria_kit.interfaces import MemoryRecord, Metadata
+from aria_kit.memory_rules import make_memory_id, seq_of
+
+Links = tuple[str | None, str | None, str | None]  # (superseded_by, superseded_at, supersedes)
+NO_LINKS: Links = (None, None, None)
+
+
+class MemoryRows:
+    """The memories of one ``HybridMemory``, in rows; ``stemming`` says how ``bm25`` tokenises them."""
+
+    def __init__(self, dim: int, stemming: bool) -> None:
+        self.stemming = stemming
+        self.matrix = np.zeros((16, dim), dtype=np.float32)  # one unit vector per row; grows by doubling
+        self.seqs = np.zeros(16, dtype=np.int64)  # row -> the memory's number, ascending
+        self.live = np.zeros(16, dtype=bool)  # row -> holds a memory (False once deleted, until compacted)
+        self.current = np.zeros(16, dtype=bool)  # row -> live and not superseded: what default search sees
+        self.links: dict[int, Links] = {}  # memory number -> its links, only for memories in a chain of versions
+        self.texts: list[str | None] = []  # row -> text (None once deleted)
+        self.metadata: list[Metadata | None] = []
+        self.used = 0  # rows in use, live or dead
+        self.count = 0  # live rows
+        self.last_seq = 0  # the highest memory number these rows have seen
+        self.bm25 = BM25Index()  # slot = row
+
+    def append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray,
+               links: Sequence[Links] | None = None) -> None:
+        """Put memories (numbered above every row held, ascending) into the next rows, with their ``links``."""
+        start, stop = self.used, self.used + len(texts)
+        if stop > len(self.matrix):
+            capacity = max(2 * len(self.matrix), stop)
+            self.matrix = _resized(self.matrix, capacity)
+            self.seqs, self.live = _resized(self.seqs, capacity), _resized(self.live, capacity)
+            self.current = _resized(self.current, capacity)
+        self.matrix[start:stop] = vectors
+        self.seqs[start:stop] = seqs
+        self.live[start:stop] = True
+        self.current[start:stop] = True
+        for seq, row, item_links in zip(seqs, range(start, stop), links or ()):
+            self.set_links(seq, item_links)
+            self.current[row] = item_links[0] is None  # a superseded memory is history, not current
+        self.texts.extend(texts)
+        for item in metadata:  # equal neighbours share one dict: a million {"category": "general"} cost ~200 MB
+            shared = self.metadata[-1] if self.metadata and self.metadata[-1] == item else item
+            self.metadata.append(shared)  # safe to share: stored dicts are never changed, only copied out
+        self.bm25.add_many([tokenize(text, stem=self.stemming) for text in texts])
+        self.used, self.count, self.last_seq = stop, self.count + len(texts), int(seqs[-1])
+
+    def remove(self, row: int) -> None:
+        """Take the memory in ``row`` out, splicing its chain of versions as the file does."""
+        superseded_by, _, supersedes = self.links.pop(int(self.seqs[row]), NO_LINKS)
+        before, after = (seq_of(link) if link else None for link in (supersedes, superseded_by))
+        if before in self.links:  # the predecessor points on, or is current again
+            _, at, its_supersedes = self.links[before]
+            self.set_links(before, (superseded_by, at if superseded_by else None, its_supersedes))
+            if superseded_by is None and self.row_of(before) is not None:
+                self.current[self.row_of(before)] = True
+        if after in self.links:
+            its_superseded_by, at, _ = self.links[after]
+            self.set_links(after, (its_superseded_by, at, supersedes))
+        self.texts[row] = self.metadata[row] = None
+        self.live[row] = self.current[row] = False
+        self.bm25.remove(row)
+        self.count -= 1
+        if self.used - self.count > self.count:  # more dead rows than live ones: reclaim them
+            self.compact()
+
+    def compact(self) -> None:
+        """Drop dead rows, keeping the order (and so every rank); the matrix shrinks to fit. O(rows), amortised
+        over the deletes that made half the rows dead."""
+        kept = np.flatnonzero(self.live[: self.used])
+        capacity = max(16, 2 * len(kept))
+        self.matrix = _resized(self.matrix[kept], capacity)
+        self.seqs, self.live = _resized(self.seqs[kept], capacity), _resized(self.live[kept], capacity)
+        self.current = _resized(self.current[kept], capacity)
+        self.texts = [self.texts[row] for row in kept]
+        self.metadata = [self.metadata[row] for row in kept]
+        self.bm25.compact()
+        self.used = len(kept)
+
+    def mark_superseded(self, seq: int, successor: str, at: str) -> None:
+        """Memory number ``seq`` was replaced by ``successor`` at ``at``: keep it, as history."""
+        self.set_links(seq, (successor, at, self.links.get(seq, NO_LINKS)[2]))
+        self.current[self.row_of(seq)] = False
+
+    def set_links(self, seq: int, links: Links) -> None:
+        """Record memory number ``seq``'s links (forgetting them when all are ``None``)."""
+        if any(link is not None for link in links):
+            self.links[seq] = links
+        else:
+            self.links.pop(seq, None)
+
+    def row_of(self, seq: int) -> int | None:
+        """The row of live memory number ``seq``, by binary search over the ascending numbers; else None."""
+        row = int(np.searchsorted(self.seqs[: self.used], seq))
+        return row if row < self.used and self.seqs[row] == seq and self.live[row] else None
+
+    def record(self, row: int) -> MemoryRecord:
+        """A fresh record (metadata copied: callers may change it) of the memory in ``row``, with its links."""
+        seq = int(self.seqs[row])
+        return MemoryRecord(make_memory_id(seq), self.texts[row], dict(self.metadata[row]),
+                            *self.links.get(seq, NO_LINKS))
+
+
+def _resized(array: np.ndarray, rows: int) -> np.ndarray:
+    """A copy of ``array`` with ``rows`` rows: its own first, zeros after."""
+    bigger = np.zeros((rows, *array.shape[1:]), dtype=array.dtype)
+    bigger[: len(array)] = array
+    return bigger
