@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -91,9 +92,10 @@ class MemoryFile:
             if self.path.exists():
                 # Look before touching: even switching to WAL mode would rewrite a foreign file's header.
                 with closing(_connect(self.path.resolve().as_uri() + "?mode=ro", uri=True)) as probe:
+                    probe.execute("BEGIN")  # one snapshot for every read: another process may be creating it now
                     self._refuse_if_unusable(probe)
             self._conn = _connect(str(self.path))
-            self._conn.execute("PRAGMA journal_mode=WAL")
+            _use_wal(self._conn)
             self._conn.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as exc:
             raise MemoryFileError(f"cannot open memory file {self.path}: {exc}. "
@@ -313,6 +315,25 @@ def _unusable(path: Path, exc: Exception) -> MemoryFileError:
     }[problem]
     return MemoryFileError(f"cannot use memory file {path} ({type(exc).__name__}: {exc}); nothing in it was "
                            f"changed: {advice}.")
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """Put the file in WAL mode, waiting (up to ``BUSY_TIMEOUT_S``) while another process has it.
+
+    Switching to WAL needs the file to itself, and SQLite answers "database is locked" at once instead of
+    calling its busy handler, so two processes opening one new file together could fail here (seen in ~1 of
+    7 opens with three at once). Once one has switched, the mode is in the file and the others' switch is free.
+    """
+    deadline, pause = time.monotonic() + BUSY_TIMEOUT_S, 0.001
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if _problem(exc) != "busy" or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
 
 
 def _connect(database: str, uri: bool = False) -> sqlite3.Connection:

@@ -9,6 +9,7 @@ integrity check. Run with ``-s`` to see how many kills the file survived.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import random
 import signal
@@ -19,11 +20,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from memory_contract import DEMO_FACTS, UNUSUAL_TEXTS
 
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.persistence import SCHEMA_VERSION, MemoryFileError
+from aria_kit.persistence import SCHEMA_VERSION, MemoryFile, MemoryFileError
 
 REPO = Path(__file__).resolve().parents[1]
 KILLS = 30
@@ -132,6 +134,39 @@ def test_two_processes_storing_into_one_file_lose_nothing_and_share_no_id(tmp_pa
     assert len(watcher) == 2 * count
     assert [r.id for r in watcher.list_all()] == [f"mem_{seq:04d}" for seq in sorted(rows)]
     watcher.close()
+
+
+def _open_together(path: str, start: Any, results: Any, writer: int) -> None:
+    """One of several processes that open the same new file at the same moment and store one row."""
+    try:
+        start.wait()
+        memory_file = MemoryFile(path, "test-embedder", 4)
+        memory_file.insert([(f"writer {writer}", {"category": "general"}, np.full(4, 0.5, dtype=np.float32))])
+        memory_file.close()
+        results.put("ok")
+    except Exception as exc:  # reported to the parent, which says what failed
+        results.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_processes_opening_one_new_file_at_the_same_moment_all_succeed(tmp_path: Path) -> None:
+    # Two races, both seen here before the fix: switching a new file to WAL failed at once with "database
+    # is locked" (SQLite does not wait for that switch), and a process checking a file that another was
+    # creating read the version before the commit and the tables after it, and refused a good file.
+    context, writers, failures = multiprocessing.get_context("fork"), 3, []
+    for attempt in range(40):
+        path = tmp_path / f"memory-{attempt}.sqlite3"
+        start, results = context.Barrier(writers), context.Queue()
+        processes = [context.Process(target=_open_together, args=(str(path), start, results, writer))
+                     for writer in range(writers)]
+        for process in processes:
+            process.start()
+        outcomes = [results.get(timeout=60) for _ in processes]
+        for process in processes:
+            process.join(timeout=60)
+        failures += [outcome for outcome in outcomes if outcome != "ok"]
+        if not failures:
+            assert len(rows_in(path)) == writers
+    assert not failures, f"{len(failures)} of {40 * writers} opens failed, first: {failures[0]}"
 
 
 # ---------------------------------------------------------------- bad input
