@@ -98,6 +98,8 @@ class MemoryFile:
             _use_wal(self._conn)
             self._conn.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as exc:
+            if _problem(exc) == "busy":  # not a folder problem: someone else has the file right now
+                raise _unusable(self.path, exc) from exc
             raise MemoryFileError(f"cannot open memory file {self.path}: {exc}. "
                                   "Check that its folder exists and is writable.") from exc
         self._data_version: int | None = None

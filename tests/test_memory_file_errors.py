@@ -201,3 +201,25 @@ def test_a_writable_file_in_a_read_only_folder_is_reported_as_a_folder_problem(s
     assert "not an Aria Kit memory file" not in message
     assert f"its folder {folder}" in message and "memory.sqlite3-wal" in message
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("exists", [True, False], ids=["file being written", "new file being switched to WAL"])
+def test_a_file_another_process_keeps_locked_is_reported_as_busy_not_as_a_folder_problem(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exists: bool) -> None:
+    from aria_kit import persistence
+    from aria_kit.persistence import MemoryFile
+
+    monkeypatch.setattr(persistence, "BUSY_TIMEOUT_S", 0.2)
+    path = tmp_path / "memory.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    if not exists:  # no file yet for the probe to read: the lock is met when switching to WAL
+        monkeypatch.setattr(Path, "exists", lambda self: False)
+    holder.execute("BEGIN EXCLUSIVE")  # what a process in the middle of a long write looks like from outside
+    try:
+        with pytest.raises(MemoryFileError, match="another process held it for more than 0.2 s. Try again"):
+            MemoryFile(path, "test-embedder", 4)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    monkeypatch.undo()
+    MemoryFile(path, "test-embedder", 4).close()  # once it lets go, the file opens
