@@ -22,9 +22,12 @@ Embedded, with no server (``location=":memory:"``, or ``path=`` a folder that on
 memory at a time may open), it is Qdrant's own engine in this process, Qdrant
 Edge; against a server or cluster (``url=`` or ``ARIA_QDRANT_URL``) the same
 engine over HTTP, through qdrant-client. See docs/qdrant.md.
-Differences from ``HybridMemory``: it fuses by RRF (k = 60) and keeps every query word as written,
-like ``HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)``, not ``HybridMemory()``'s default
-(convex fusion of scores, query stop words dropped, word stems matched); fusion sees each retriever's top
+Differences from ``HybridMemory``: it fuses by RRF (k = 60) only, not by ``HybridMemory()``'s default
+convex fusion of scores. By default it keeps every query word as written, like
+``HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)``; ``stopwords=`` and
+``stemming=`` work as ``HybridMemory``'s do (stemming is recorded in the ledger, because the stored
+vectors hold stems), so ``QdrantMemory(stopwords=STOPWORDS, stemming=True)`` searches like
+``HybridMemory(fusion=RRF(60))``. Fusion sees each retriever's top
 ``candidates``, not full rankings (the same while the memory holds fewer); BM25 uses
 ``AVGDL``; the engine scores in float32, so scores that differ only past the 7th digit
 may tie, and a tie at the edge of a candidate list is cut the engine's way. Where the
@@ -42,7 +45,7 @@ one. Not here: sharding, snapshots, quantisation.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -86,6 +89,8 @@ class QdrantMemory(MemoryBackend):
         api_key: str | None = None,
         client: QdrantClient | None = None,
         candidates: int = 100,
+        stopwords: Collection[str] = (),
+        stemming: bool = False,
     ) -> None:
         if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
             raise ValueError(f"candidates must be a whole number >= 1, got {candidates!r}")
@@ -93,6 +98,8 @@ class QdrantMemory(MemoryBackend):
         # an embedder that cannot know its width up front (an unknown server model) is asked once
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self.collection, self.candidates = collection, candidates
+        self.stopwords = frozenset(stopwords)  # dropped from queries only, as in HybridMemory
+        self._stemming = bool(stemming)  # fixed for the collection: its sparse vectors hold stems or words
         self.engine = open_engine(location, url, path, client, api_key, collection, self.dim, indexed=CURRENT_UNLESS)
         self.where = self.engine.where
         try:
@@ -104,7 +111,8 @@ class QdrantMemory(MemoryBackend):
 
     def _open_collection(self) -> int:
         """Write the ledger into a new collection, refuse one written with other settings; return the last number."""
-        settings = {"embedder": self.embedder.name, "dim": self.dim, "sparse": SPARSE_SCHEME}
+        sparse = SPARSE_SCHEME + (" stems=snowball-english" if self._stemming else "")  # words: as before stems
+        settings = {"embedder": self.embedder.name, "dim": self.dim, "sparse": sparse}
         if self.engine.created:
             self.engine.insert([Point(LEDGER, {"aria_ledger": 1, **settings, "last_number": 0}, vectors={})])
         found = self.engine.retrieve([LEDGER])
@@ -117,6 +125,11 @@ class QdrantMemory(MemoryBackend):
                              f"({ {key: ledger.get(key) for key in settings} }, not {settings}); open it with "
                              "the same embedder, or pass another collection= name.")
         return int(ledger["last_number"])
+
+    @property
+    def stemming(self) -> bool:
+        """Whether BM25 matches word stems (fixed for the collection: its stored vectors hold them)."""
+        return self._stemming
 
     def close(self) -> None:
         """Release the engine (for ``path=``, the folder's lock, so another process may open it)."""
@@ -133,7 +146,7 @@ class QdrantMemory(MemoryBackend):
         texts, metadatas = check_batch(texts, metadatas)
         if not texts:
             return []
-        vectors = [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text))}
+        vectors = [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text, stem=self._stemming))}
                    for text, row in zip(texts, self.embedder.embed(texts))]
         payloads = [{"text": text, "metadata": metadata} for text, metadata in zip(texts, metadatas)]
         return [make_memory_id(number) for number in self._claim(vectors, payloads)]
@@ -189,7 +202,8 @@ class QdrantMemory(MemoryBackend):
                              f"supersede {old.superseded_by}, the current version, instead")
         text, at = check_text(text), check_moment(at)
         metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
-        vector = {DENSE: self.embedder.embed([text])[0].tolist(), SPARSE: document_vector(tokenize(text))}
+        vector = {DENSE: self.embedder.embed([text])[0].tolist(),
+                  SPARSE: document_vector(tokenize(text, stem=self._stemming))}
         (number,) = self._claim([vector], [{"text": text, "metadata": metadata, "supersedes": old_id}])
         self.engine.set_payload([seq_of(old_id)], {"superseded_by": make_memory_id(number), "superseded_at": at})
         return make_memory_id(number)
@@ -205,7 +219,7 @@ class QdrantMemory(MemoryBackend):
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a whole number >= 1, got {top_k!r}")
         limit = max(self.candidates, top_k)
-        sparse = query_vector(tokenize(query))
+        sparse = query_vector(tokenize(query, self.stopwords, self._stemming))
         retrievers = [Nearest(DENSE, self.embedder.embed([query])[0].tolist())]
         retrievers += [Nearest(SPARSE, sparse)] if sparse.indices else []  # no words, no keyword ranking
         # The engine fuses in float32 and orders ties its own way, so the ranking is settled here, on the two

@@ -17,6 +17,7 @@ pytest.importorskip("qdrant_edge")  # an optional extra: pip install 'aria_kit[q
 
 import qdrant_edge as qe  # noqa: E402
 
+from aria_kit.bm25 import STOPWORDS  # noqa: E402
 from aria_kit.demo_data import CONVERSATION, DEMO_FACTS, SHOWDOWN_QUERIES, seed_memory  # noqa: E402
 from aria_kit.fusion import RRF  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
@@ -71,6 +72,34 @@ def test_rankings_equal_hybrid_memory_with_rrf_60_on_random_corpora_with_deletes
         for query in [" ".join(rng.choices(WORDS, k=rng.randint(1, 4))) for _ in range(6)]:
             assert ranking(qdrant, query, 17) == ranking(hybrid, query, 17), (trial, "after deletes", query)
         qdrant.close()
+
+
+def test_with_stop_words_and_stems_rankings_equal_hybrid_memory_with_rrf_60_and_its_default_keyword_side() -> None:
+    inflected = ("store stored storing stores meeting meetings met replica replicas replicated vote votes voting "
+                 "commit commits committed").split()
+    rng = random.Random(7)  # lengths 1..19 average AVGDL, as in the test above
+    vocabulary = WORDS + inflected + ["the", "what", "was"]  # stop words too: memories keep theirs, queries not
+    texts = [" ".join(rng.choices(vocabulary, k=length)) for length in rng.sample(range(1, 20), 19)]
+    qdrant, hybrid = QdrantMemory(stopwords=STOPWORDS, stemming=True), HybridMemory(fusion=RRF(60))
+    assert qdrant.stemming and hybrid.stemming and qdrant.stopwords == hybrid.stopwords
+    assert qdrant.store_many(texts) == hybrid.store_many(texts)
+    queries = ["what was stored", "who votes on the commits", "which replicated meeting"]
+    queries += [" ".join(rng.choices(vocabulary, k=rng.randint(1, 4))) for _ in range(8)]
+    for query in queries:
+        for top_k in (3, 19):
+            assert ranking(qdrant, query, top_k) == ranking(hybrid, query, top_k), (query, top_k)
+    words = QdrantMemory()  # the default matches words as written: "stored" alone finds no "storing"
+    words.store_many(["the backups were stored"])
+    assert words.search("storing", top_k=1)[0].keyword_rank is None
+    assert qdrant.search("storing", top_k=1)[0].bm25 > 0
+    qdrant.close(), words.close()
+
+
+def test_a_folder_written_with_stems_is_refused_to_a_memory_that_matches_words(tmp_path: Path) -> None:
+    QdrantMemory(path=tmp_path, stemming=True).close()
+    with pytest.raises(ValueError, match="other settings"):
+        QdrantMemory(path=tmp_path)
+    QdrantMemory(path=tmp_path, stemming=True).close()  # refused, not changed: it opens as it was written
 
 
 def test_reopening_a_folder_keeps_every_memory_and_never_reuses_a_number(tmp_path: Path) -> None:
