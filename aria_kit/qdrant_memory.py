@@ -146,10 +146,13 @@ class QdrantMemory(MemoryBackend):
         texts, metadatas = check_batch(texts, metadatas)
         if not texts:
             return []
-        vectors = [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text, stem=self._stemming))}
-                   for text, row in zip(texts, self.embedder.embed(texts))]
         payloads = [{"text": text, "metadata": metadata} for text, metadata in zip(texts, metadatas)]
-        return [make_memory_id(number) for number in self._claim(vectors, payloads)]
+        return [make_memory_id(number) for number in self._claim(self._vectors(texts), payloads)]
+
+    def _vectors(self, texts: list[str]) -> list[dict[str, Any]]:
+        """Each text's point vectors: its embedding (one call for all) and its BM25 sparse vector."""
+        return [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text, stem=self._stemming))}
+                for text, row in zip(texts, self.embedder.embed(texts))]
 
     def _claim(self, vectors: list[dict[str, Any]], payloads: list[dict[str, Any]]) -> list[int]:
         """Insert each point at the next free number; return the numbers, in input order.
@@ -202,9 +205,7 @@ class QdrantMemory(MemoryBackend):
                              f"supersede {old.superseded_by}, the current version, instead")
         text, at = check_text(text), check_moment(at)
         metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
-        vector = {DENSE: self.embedder.embed([text])[0].tolist(),
-                  SPARSE: document_vector(tokenize(text, stem=self._stemming))}
-        (number,) = self._claim([vector], [{"text": text, "metadata": metadata, "supersedes": old_id}])
+        (number,) = self._claim(self._vectors([text]), [{"text": text, "metadata": metadata, "supersedes": old_id}])
         self.engine.set_payload([seq_of(old_id)], {"superseded_by": make_memory_id(number), "superseded_at": at})
         return make_memory_id(number)
 
