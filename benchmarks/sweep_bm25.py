@@ -1,13 +1,14 @@
 """Dev-only sweep of BM25's own settings: stemming × k1 × b, under the kit's fusion, on both shipped sets.
 
-    python benchmarks/sweep_bm25.py     # about 25 s here
+    python benchmarks/sweep_bm25.py     # about 8 s here
 
 For each data set the documents are embedded once; then, for every (stemming, k1, b), a
 ``BM25Index`` is built over ``tokenize(text, stem=...)`` and every dev query is scored with
 its stop words dropped, fused with cosine by ``ConvexFusion(0.5)`` and ``ConvexFusion(0.6)``,
-and ranked (ties by vector rank, as ``HybridMemory`` does). Prints mean recall@5 per cell
-and, per data set, what stemming adds at each (k1, b). Dev only: this is how stemming was
-chosen (benchmarks/README.md); the held-out split is never read here.
+and ranked by lesson 05's ``tuning.ScoredSplit`` (ties by vector rank, as ``HybridMemory``
+does). Prints mean recall@5 per cell and, per data set, what stemming adds at each (k1, b).
+Dev only: this is how stemming was chosen (benchmarks/README.md); the held-out split is never
+read here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize  # noqa: E402
 from aria_kit.datasets import list_datasets, load_dataset  # noqa: E402
 from aria_kit.embeddings import default_embedder, normalize  # noqa: E402
 from aria_kit.fusion import ConvexFusion, ranks  # noqa: E402
-from aria_kit.measuring import recall_at_k  # noqa: E402
+from aria_kit.tuning import ScoredSplit  # noqa: E402
 
 K1S, BS, WEIGHTS = (0.9, 1.2, 1.5, 2.0), (0.3, 0.5, 0.75, 1.0), (0.5, 0.6)
 
@@ -32,22 +33,22 @@ K1S, BS, WEIGHTS = (0.9, 1.2, 1.5, 2.0), (0.3, 0.5, 0.75, 1.0), (0.5, 0.6)
 def sweep(name: str) -> dict[tuple[bool, float, float, float], float]:
     """Mean dev recall@5 of ``name`` for every (stemming, k1, b, weight)."""
     dataset, embedder = load_dataset(name), default_embedder()
-    queries, ids = dataset.queries["dev"], [d.id for d in dataset.documents]
+    queries, ids = dataset.queries["dev"], tuple(d.id for d in dataset.documents)
     matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
     cosine = normalize(np.asarray(embedder.embed([q.text for q in queries]), dtype=np.float32)) @ matrix.T
-    vector_rank = [ranks(row) for row in cosine]
+    vector_rank = np.stack([ranks(row) for row in cosine])
     results = {}
-    for stemming, k1, b in itertools.product((True, False), K1S, BS):
-        index = BM25Index(k1, b)
-        index.add_many([tokenize(d.text, stem=stemming) for d in dataset.documents])
-        bm25 = [index.scores(tokenize(q.text, STOPWORDS, stemming)) for q in queries]
-        for weight in WEIGHTS:
-            recalls = []
-            for q, query in enumerate(queries):
-                fused = ConvexFusion(weight).fuse(cosine[q], bm25[q])
-                top = np.lexsort((vector_rank[q], -fused))[:5]
-                recalls.append(recall_at_k([ids[i] for i in top], query.relevant, 5))
-            results[stemming, k1, b, weight] = float(np.mean(recalls))
+    for k1, b in itertools.product(K1S, BS):
+        bm25 = {}
+        for stemming in (True, False):
+            index = BM25Index(k1, b)
+            index.add_many([tokenize(d.text, stem=stemming) for d in dataset.documents])
+            bm25[True, stemming] = np.stack([index.scores(tokenize(q.text, STOPWORDS, stemming)) for q in queries])
+        # the lesson-05 scorer ranks them: fused score first, ties by vector rank, as HybridMemory does
+        split = ScoredSplit(name, "dev", tuple(queries), ids, cosine, bm25, vector_rank)
+        for stemming, weight in itertools.product((True, False), WEIGHTS):
+            ranked = split.rankings(ConvexFusion(weight), True, stemming, depth=5)
+            results[stemming, k1, b, weight] = float(split.scores(ranked, "recall@5").mean())
     return results
 
 
