@@ -7,8 +7,9 @@ rankings a test compares with these. ``ScoredSplit.ranking`` then ranks the
 documents for "vector", "keyword" or any fusion in milliseconds per query, so
 ``ablation`` can compute a whole table of settings once and the lesson's
 widget only reads it. A *setting* is a triple (method, drop query stop words?, stem?).
-``summary_table``, ``compare`` (paired wins, losses and a bootstrap interval)
-and ``failure_table`` read the results. The metrics and the interval are
+``summary_table``, ``compare`` (paired wins, losses and a bootstrap interval that
+resamples whole conversations where questions cluster), ``one_factor_table`` (the seed,
+then one change at a time to the default) and ``failure_table`` read the results. The metrics and the interval are
 ``measuring.py``'s; this module draws nothing (see ``charts.py``) and adds no
 retrieval idea of its own.
 """
@@ -24,10 +25,10 @@ import numpy as np
 from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
 from aria_kit.datasets import LabelledQuery, LabelledSet
 from aria_kit.embeddings import default_embedder, normalize
-from aria_kit.fusion import DEFAULT_FUSION, Fusion, ranks
+from aria_kit.fusion import DEFAULT_FUSION, RRF, Fusion, ranks
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
-from aria_kit.measuring import METRICS, bootstrap_interval, paired, score
+from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
 
 
@@ -51,6 +52,7 @@ class ScoredSplit:
     cosine: np.ndarray
     bm25: dict[tuple[bool, bool], np.ndarray]
     vector_rank: np.ndarray  # ranks(cosine) per query, kept because every method breaks ties with it
+    clusters: tuple[str, ...] | None = None  # per query: its conversation, for the bootstrap (query_clusters)
 
     def ranking(self, q: int, method: str | Fusion, stopwords: bool = True, stemming: bool = True,
                 depth: int = 100) -> list[str]:
@@ -80,7 +82,7 @@ class ScoredSplit:
         return [self.ranking(q, method, stopwords, stemming, depth) for q in range(len(self.queries))]
 
     def scores(self, rankings_: Sequence[Sequence[str]], metric: str) -> np.ndarray:
-        """``metric`` (e.g. "recall@5", "nDCG@10", "MRR") of each ranking against its query's labels."""
+        """``metric`` (e.g. "capped recall@5", "nDCG@10", "MRR") of each ranking against its query's labels."""
         return np.array([score(metric, ranking, query.relevant) for ranking, query in zip(rankings_, self.queries)])
 
 
@@ -111,7 +113,8 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
                                         for q in queries])
                 for stop in (True, False) for stem, index in indexes.items()}
         vector_rank = np.stack([ranks(row) for row in cosine])
-        scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank)
+        scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank,
+                                    tuple(query_clusters(dataset, queries)))
     return scored
 
 
@@ -120,7 +123,7 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
 
 @dataclass(frozen=True)
 class AblationRow:
-    """One setting's mean scores on a split: recall@1 … recall@len(recall), nDCG@10 and MRR."""
+    """One setting's mean scores on a split: capped recall@1 … @len(recall), nDCG@10 and MRR."""
 
     stopwords: bool
     stemming: bool
@@ -142,7 +145,7 @@ def method_name(method: str | Fusion) -> str:
 
 
 def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 10) -> list[AblationRow]:
-    """Mean recall@1…``max_k``, nDCG@10 and MRR of every method, query stop words dropped or kept, stemmed or not.
+    """Mean capped recall@1…``max_k``, nDCG@10 and MRR of every method, stop words dropped or kept, stems or not.
 
     Computed once, this is the whole table a tuning widget reads from; nothing is
     searched again when the learner moves a slider.
@@ -152,7 +155,7 @@ def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 
         for stemming in (True, False):
             for method in methods:
                 ranked = scored.rankings(method, stopwords, stemming)
-                recall = tuple(float(scored.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1))
+                recall = tuple(float(scored.scores(ranked, f"capped recall@{k}").mean()) for k in range(1, max_k + 1))
                 rows.append(AblationRow(stopwords, stemming, method_name(method), recall,
                                         float(scored.scores(ranked, "nDCG@10").mean()),
                                         float(scored.scores(ranked, "MRR").mean())))
@@ -176,9 +179,9 @@ def setting_label(setting: Setting) -> str:
 
 
 def recall_curve(split: ScoredSplit, setting: Setting, max_k: int = 10) -> list[float]:
-    """Mean recall@1, recall@2, … recall@``max_k`` of ``setting`` over the split's queries."""
+    """Mean capped recall@1, @2, … @``max_k`` of ``setting`` over the split's queries."""
     ranked = split.rankings(*setting)
-    return [float(split.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1)]
+    return [float(split.scores(ranked, f"capped recall@{k}").mean()) for k in range(1, max_k + 1)]
 
 
 def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Setting],
@@ -191,20 +194,50 @@ def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Sett
             row = [dataset, label]
             for metric in metrics:
                 values = split.scores(ranked, metric)
-                low, high = bootstrap_interval(values)
+                low, high = bootstrap_interval(values, clusters=split.clusters)
                 row.append(f"{values.mean():.3f} [{low:.3f}, {high:.3f}]")
             rows.append(row)
     return Table(rows, ["data set", "setting", *metrics], title)
 
 
-def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "recall@5") -> dict[str, float]:
-    """Setting ``a`` against ``b`` query by query: wins, losses, ties, mean difference and its 95% interval."""
+def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "capped recall@5") -> dict[str, float]:
+    """Setting ``a`` against ``b`` query by query: wins, losses, ties, mean difference and its 95% interval.
+
+    The interval resamples whole conversations where the split's questions cluster (``split.clusters``).
+    """
     first = split.scores(split.rankings(*a), metric)
     second = split.scores(split.rankings(*b), metric)
     wins, losses, ties = paired(first, second)
-    low, high = bootstrap_interval(first - second)
+    low, high = bootstrap_interval(first - second, clusters=split.clusters)
     return {"wins": wins, "losses": losses, "ties": ties, "difference": float((first - second).mean()),
             "low": low, "high": high}
+
+
+def one_factor_steps() -> dict[str, Setting]:
+    """The seed's search, then one change at a time until the kit's default: each step differs from the last in one way."""
+    fusion, stopwords, stemming = kit_default()
+    return {"seed (RRF 60, all words)": (RRF(60), False, False), "+ stems": (RRF(60), False, stemming),
+            "− query stop words": (RRF(60), stopwords, stemming), f"{method_name(fusion)} (default)": kit_default()}
+
+
+def one_factor_table(splits: Mapping[str, ScoredSplit], metric: str = "capped recall@5",
+                     steps: Mapping[str, Setting] | None = None) -> Table:
+    """Per data set and step: the mean ``metric`` with its interval, and the paired change from the step before."""
+    steps = steps or one_factor_steps()
+    rows = []
+    for dataset, split in splits.items():
+        previous = None
+        for label, setting in steps.items():
+            values = split.scores(split.rankings(*setting), metric)
+            low, high = bootstrap_interval(values, clusters=split.clusters)
+            change = "—"
+            if previous is not None:
+                d_low, d_high = bootstrap_interval(values - previous, clusters=split.clusters)
+                change = f"{(values - previous).mean():+.3f} [{d_low:+.3f}, {d_high:+.3f}]"
+            rows.append([dataset, label, f"{values.mean():.3f} [{low:.3f}, {high:.3f}]", change])
+            previous = values
+    return Table(rows, ["data set", "step", metric, "change from the step before"],
+                 f"one change at a time, {next(iter(splits.values())).split}: mean [95% interval]")
 
 
 def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n: int = 5, words: int = 9) -> Table:
