@@ -210,9 +210,9 @@ def _method_style(name: str, i: int) -> dict:
 
 
 def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], split: str = "dev") -> Figure:
-    """One panel per data set: mean recall@k against k = 1, 2, …, one line per method.
+    """One panel per data set: mean capped recall@k against k = 1, 2, …, one line per method.
 
-    ``curves[data set][method]`` lists the mean recall@1, recall@2, … of that
+    ``curves[data set][method]`` lists the mean capped recall@1, @2, … of that
     method (as ``AblationRow.recall`` holds them). Methods other than vector and
     keyword are drawn in the order given: the first solid, the rest dashed.
     """
@@ -228,7 +228,7 @@ def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], spli
             ax.plot(ks, recall, label=name, markersize=4, **style)
         ax.set_xticks(list(ks))
         ax.set_xlabel("k (memories recalled)")
-        ax.set_ylabel(f"mean recall@k on {split}")
+        ax.set_ylabel(f"mean capped recall@k on {split}")
         ax.set_title(dataset)
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
@@ -238,7 +238,8 @@ def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], spli
     return fig
 
 
-def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]], metric: str = "recall@5") -> Figure:
+def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]],
+                     metric: str = "capped recall@5") -> Figure:
     """Paired comparisons, one row each: per-query wins and losses, and the mean difference with its 95% interval.
 
     ``comparisons`` holds ``(label, result)`` with ``result`` as ``measuring``'s
@@ -267,7 +268,8 @@ def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]], met
     left.set_ylabel("comparison (first vs second)")
     left.set_yticks(list(ys), [label for label, _ in comparisons])
     left.set_ylim(len(comparisons) - 0.5, -0.5)
-    left.legend(fontsize=8, loc="lower left")
+    # Above the bars, not over them: a legend inside the axes hid the first digits of a loss count (13 read as 3).
+    left.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
     diffs = [result["difference"] for _, result in comparisons]
     lows = [result["difference"] - result["low"] for _, result in comparisons]
     highs = [result["high"] - result["difference"] for _, result in comparisons]
