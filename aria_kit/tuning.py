@@ -245,7 +245,8 @@ def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n:
 
     Ranks are exact (every document is ranked, not only the top 100), and the
     same query's rank under vector and keyword search is shown beside, so you
-    can tell a fusion failure from a failure of both rankings.
+    can tell a fusion failure from a failure of both rankings. "shared words" lists
+    the words (as written, stop words included) the question and its answer have in common.
     """
     texts = {document.id: document.text for document in dataset.documents}
     everything = len(split.doc_ids)
@@ -263,10 +264,12 @@ def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n:
         rank = first_rank(ranking, query.relevant)
         others = [first_rank(split.ranking(q, m, *setting[1:], depth=everything), query.relevant)
                   for m in ("vector", "keyword")]
-        rows.append((rank or everything + 1, q, [query.text, words_of(texts[query.relevant[0]]), rank, *others,
+        answer = texts[query.relevant[0]]
+        shared = " ".join(sorted(set(tokenize(query.text, (), False)) & set(tokenize(answer, (), False)))) or "—"
+        rows.append((rank or everything + 1, q, [query.text, words_of(answer), shared, rank, *others,
                                                    words_of(texts[ranking[0]])]))
     worst = sorted(rows, key=lambda row: (-row[0], row[1]))[:n]  # lowest rank first; ties in query order
-    return Table([row for _, _, row in worst], ["question", "labelled answer (first words)", "rank", "vector",
-                                                "keyword", "ranked first instead"],
+    return Table([row for _, _, row in worst], ["question", "labelled answer (first words)", "shared words", "rank",
+                                                "vector", "keyword", "ranked first instead"],
                  f"{split.dataset} / {split.split}: the {n} worst queries for {setting_label(setting)} "
                  "(— = not ranked at all)")

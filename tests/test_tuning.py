@@ -153,10 +153,10 @@ def test_recall_curve_summary_and_labels_agree_with_the_ablation_rows(small_set)
 def test_failure_table_lists_the_lowest_ranked_answers_with_exact_ranks(small_set):
     split = score_dataset(small_set)["heldout"]
     table = failure_table(small_set, split, (RRF(60), False, False), n=2)
-    ranks_ = [row[2] for row in table.rows]
+    ranks_ = [row[3] for row in table.rows]
     everything = len(small_set.documents)
     full = {q.text: split.ranking(i, RRF(60), False, False, depth=everything) for i, q in enumerate(split.queries)}
     for row in table.rows:
         query = next(q for q in split.queries if q.text == row[0])
-        assert row[2] == min(full[row[0]].index(r) + 1 for r in query.relevant)
+        assert row[3] == min(full[row[0]].index(r) + 1 for r in query.relevant)
     assert ranks_ == sorted(ranks_, reverse=True) and len(table.rows) == 2
