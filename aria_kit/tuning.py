@@ -30,6 +30,7 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
 from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
+from aria_kit.thread_context import THREAD_WINDOW, thread_of
 
 
 # ------------------------------------------------------------------ a labelled split, scored once
@@ -86,12 +87,15 @@ class ScoredSplit:
         return np.array([score(metric, ranking, query.relevant) for ranking, query in zip(rankings_, self.queries)])
 
 
-def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dict[str, ScoredSplit]:
+def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
+                  thread_window: int = THREAD_WINDOW) -> dict[str, ScoredSplit]:
     """Score every query of every split against every document of ``dataset``: ``{"dev": …, "heldout": …}``.
 
     The steps are ``HybridMemory``'s: the documents embedded in one batch and
     normalised, then the queries, cosine by the same ``einsum``, BM25 from two
-    ``BM25Index``es over ``tokenize`` (one of stems, one of words). No memory object is built, so no hit is
+    ``BM25Index``es over ``tokenize`` (one of stems, one of words). A document with a ``"thread"``
+    is indexed with the words of the ``thread_window`` turns on each side of it in its thread, in
+    document order, as ``HybridMemory(thread_window=…)`` stores it (0: no thread context). No memory object is built, so no hit is
     materialised for each of thousands of documents per query, and the documents
     are embedded once for both splits. Reading the held-out scores is still up to
     you: a lesson looks at them once, at the end.
@@ -100,7 +104,7 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
     matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
     indexes = {stem: BM25Index() for stem in (True, False)}
     for stem, index in indexes.items():
-        index.add_many([tokenize(document.text, stem=stem) for document in dataset.documents])
+        index.add_many(_keyword_sides(dataset, stem, thread_window))
     doc_ids = tuple(d.id for d in dataset.documents)
     scored = {}
     for split, queries in dataset.queries.items():
@@ -116,6 +120,24 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
         scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank,
                                     tuple(query_clusters(dataset, queries)))
     return scored
+
+
+def _keyword_sides(dataset: LabelledSet, stem: bool, window: int) -> list[list[str]]:
+    """Each document's BM25 tokens: its own, then (thread documents) those of ``window`` neighbours each side."""
+    own = [tokenize(document.text, stem=stem) for document in dataset.documents]
+    if window < 1:
+        return own
+    threads: dict = {}
+    for i, document in enumerate(dataset.documents):
+        thread = thread_of(document.metadata)
+        if thread is not None:
+            threads.setdefault(thread, []).append(i)
+    sides = [list(tokens) for tokens in own]
+    for members in threads.values():
+        for at, i in enumerate(members):
+            for j in members[max(0, at - window):at] + members[at + 1:at + 1 + window]:
+                sides[i].extend(own[j])
+    return sides
 
 
 # ------------------------------------------------------------------ tuning on dev
@@ -221,14 +243,20 @@ def one_factor_steps() -> dict[str, Setting]:
 
 
 def one_factor_table(splits: Mapping[str, ScoredSplit], metric: str = "capped recall@5",
-                     steps: Mapping[str, Setting] | None = None) -> Table:
-    """Per data set and step: the mean ``metric`` with its interval, and the paired change from the step before."""
-    steps = steps or one_factor_steps()
+                     with_threads: Mapping[str, ScoredSplit] | None = None) -> Table:
+    """Per data set and step: the mean ``metric`` with its interval, and the paired change from the step before.
+
+    ``splits`` are scored without thread context (``score_dataset(…, thread_window=0)``); for a set in
+    ``with_threads`` (the same split scored with it) a last step, "+ thread context", follows the default.
+    """
     rows = []
     for dataset, split in splits.items():
+        steps = [(label, split, setting) for label, setting in one_factor_steps().items()]
+        if with_threads and dataset in with_threads:
+            steps.append(("+ thread context", with_threads[dataset], kit_default()))
         previous = None
-        for label, setting in steps.items():
-            values = split.scores(split.rankings(*setting), metric)
+        for label, scored, setting in steps:
+            values = scored.scores(scored.rankings(*setting), metric)
             low, high = bootstrap_interval(values, clusters=split.clusters)
             change = "—"
             if previous is not None:

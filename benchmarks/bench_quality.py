@@ -39,10 +39,11 @@ from aria_kit.tuning import ScoredSplit, score_dataset  # noqa: E402
 
 HEADLINE = "capped recall@5"
 STEPS = {  # the seed, then one change at a time until HybridMemory() (tuning.one_factor_steps, through the memory)
-    "seed (RRF 60, all words)": lambda: HybridMemory(fusion=RRF(60), stopwords=(), stemming=False),
-    "+ stems": lambda: HybridMemory(fusion=RRF(60), stopwords=(), stemming=True),
-    "− query stop words": lambda: HybridMemory(fusion=RRF(60)),
-    "convex 0.5 (default)": HybridMemory,
+    "seed (RRF 60, all words)": lambda: HybridMemory(fusion=RRF(60), stopwords=(), stemming=False, thread_window=0),
+    "+ stems": lambda: HybridMemory(fusion=RRF(60), stopwords=(), stemming=True, thread_window=0),
+    "− query stop words": lambda: HybridMemory(fusion=RRF(60), thread_window=0),
+    "convex 0.5": lambda: HybridMemory(thread_window=0),
+    "+ thread context (default)": HybridMemory,  # changes only sets whose memories carry a "thread"
 }
 
 
@@ -56,15 +57,18 @@ def difference(a: np.ndarray, b: np.ndarray, clusters) -> str:
     return f"{(a - b).mean():+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
-def runs(dataset: LabelledSet, split: str) -> dict[str, Evaluation]:
-    """One evaluation per step of ``STEPS`` (the last is the default, the first the seed)."""
-    return {label: evaluate(dataset, split, memory=make) for label, make in STEPS.items()}
+def runs(dataset: LabelledSet, split: str, steps: int = len(STEPS)) -> dict[str, Evaluation]:
+    """One evaluation per step of ``STEPS`` (the first ``steps`` of them; the last is the default, the first the seed)."""
+    return {label: evaluate(dataset, split, memory=make) for label, make in list(STEPS.items())[:steps]}
 
 
 def report(dataset: LabelledSet, split: str) -> tuple[list[str], list[str], list[str]]:
     """Markdown rows: the metrics table, the paired comparisons, and the one-change-at-a-time path."""
-    steps = runs(dataset, split)
-    default, seed = steps["convex 0.5 (default)"], steps["seed (RRF 60, all words)"]
+    threaded = any("thread" in d.metadata for d in dataset.documents)
+    steps = runs(dataset, split, len(STEPS) if threaded else len(STEPS) - 1)
+    if not threaded:  # no memory has a thread: thread context would change nothing, so convex 0.5 is the default
+        steps["convex 0.5 (default)"] = steps.pop("convex 0.5")
+    default, seed = list(steps.values())[-1], steps["seed (RRF 60, all words)"]
     clusters = default.clusters
     methods = [("vector", default, "vector"), ("keyword", default, "keyword"),
                ("keyword (all words, no stems)", seed, "keyword"), ("fused (default)", default, "fused"),

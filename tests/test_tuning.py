@@ -7,7 +7,7 @@ import pytest
 
 from aria_kit.bm25 import STOPWORDS
 from aria_kit.datasets import Document, LabelledQuery, LabelledSet, load_dataset
-from aria_kit.evaluation import EVAL_MEMORIES
+from aria_kit.evaluation import EVAL_MEMORIES, orderings
 from aria_kit.fusion import RRF, ConvexFusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.measuring import bootstrap_interval, evaluate, fill_memory, paired, score
@@ -74,6 +74,25 @@ def test_scored_split_agrees_with_hybrid_memory_on_a_shipped_data_set():
         assert scored["dev"].ranking(q, RRF(60), stopwords=True, depth=20) == [to_doc[h.id] for h in store.search(query.text, 20)]
 
 
+@pytest.mark.parametrize("window", [0, 1, 2])
+def test_scored_split_indexes_thread_turns_with_their_neighbours_as_hybrid_memory_does(window):
+    turns = load_dataset("chitchat_turns")
+    threads = list(dict.fromkeys(d.metadata["thread"] for d in turns.documents))[:6]
+    documents = tuple(d for d in turns.documents if d.metadata["thread"] in threads)
+    ids = {d.id for d in documents}
+    dev = tuple(q for q in turns.queries["dev"] + turns.queries["heldout"] if set(q.relevant) <= ids)
+    head = LabelledSet("turns", documents, {"dev": dev, "heldout": ()})
+    assert len(dev) >= 5
+    scored = score_dataset(head, thread_window=window)["dev"]
+    store = HybridMemory(thread_window=window)
+    to_doc = fill_memory(head, store)
+    for q, query in enumerate(dev):
+        expected = [to_doc[h.id] for h in store.search(query.text, 15)]
+        assert scored.ranking(q, kit_default()[0], depth=15) == expected
+        keyword = orderings(store.search(query.text, len(documents)))["keyword"]
+        assert scored.ranking(q, "keyword", depth=len(documents)) == [to_doc[memory_id] for memory_id in keyword]
+
+
 def test_an_unknown_method_is_refused_by_name(small_set):
     with pytest.raises(ValueError, match="unknown method 'bm25'"):
         score_dataset(small_set)["dev"].ranking(0, "bm25")
@@ -88,7 +107,7 @@ def test_ablation_rows_are_the_means_of_the_per_query_metrics(small_set):
     for row, method in zip(rows, methods * 4):
         ranked = scored.rankings(method, row.stopwords, row.stemming)
         for k in range(1, 6):
-            expected = np.mean([score(f"recall@{k}", r, q.relevant) for r, q in zip(ranked, scored.queries)])
+            expected = np.mean([score(f"capped recall@{k}", r, q.relevant) for r, q in zip(ranked, scored.queries)])
             assert row.recall[k - 1] == pytest.approx(expected)
         assert row.ndcg == pytest.approx(np.mean([score("nDCG@10", r, q.relevant)
                                                   for r, q in zip(ranked, scored.queries)]))
