@@ -239,7 +239,7 @@ def one_factor_steps() -> dict[str, Setting]:
     """The seed's search, then one change at a time until the kit's default: each step differs from the last in one way."""
     fusion, stopwords, stemming = kit_default()
     return {"seed (RRF 60, all words)": (RRF(60), False, False), "+ stems": (RRF(60), False, stemming),
-            "− query stop words": (RRF(60), stopwords, stemming), f"{method_name(fusion)} (default)": kit_default()}
+            "− query stop words": (RRF(60), stopwords, stemming), f"{method_name(fusion)}": kit_default()}
 
 
 def one_factor_table(splits: Mapping[str, ScoredSplit], metric: str = "capped recall@5",
