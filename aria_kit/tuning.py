@@ -222,13 +222,18 @@ def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Sett
     return Table(rows, ["data set", "setting", *metrics], title)
 
 
-def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "capped recall@5") -> dict[str, float]:
+def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "capped recall@5",
+            other: ScoredSplit | None = None) -> dict[str, float]:
     """Setting ``a`` against ``b`` query by query: wins, losses, ties, mean difference and its 95% interval.
 
-    The interval resamples whole conversations where the split's questions cluster (``split.clusters``).
+    ``b`` is ranked on ``other`` when given: the same questions scored another way (say, without thread
+    context). The interval resamples whole conversations where the split's questions cluster (``split.clusters``).
     """
+    other = other if other is not None else split
+    if [q.id for q in other.queries] != [q.id for q in split.queries]:
+        raise ValueError("a paired comparison needs the same questions on both sides")
     first = split.scores(split.rankings(*a), metric)
-    second = split.scores(split.rankings(*b), metric)
+    second = other.scores(other.rankings(*b), metric)
     wins, losses, ties = paired(first, second)
     low, high = bootstrap_interval(first - second, clusters=split.clusters)
     return {"wins": wins, "losses": losses, "ties": ties, "difference": float((first - second).mean()),

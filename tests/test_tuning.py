@@ -156,6 +156,21 @@ def test_compare_pairs_the_same_queries_and_bootstraps_their_differences(small_s
     assert result["difference"] == pytest.approx((first - second).mean())
 
 
+def test_compare_can_rank_the_second_setting_on_another_scoring_of_the_same_questions():
+    turns = load_dataset("chitchat_turns")
+    head = LabelledSet("turns", turns.documents, {"dev": turns.queries["dev"][:20], "heldout": ()})
+    context, plain = score_dataset(head)["dev"], score_dataset(head, thread_window=0)["dev"]
+    default = kit_default()
+    across = compare(context, default, default, other=plain)
+    with_context = context.scores(context.rankings(*default), "capped recall@5")
+    without = plain.scores(plain.rankings(*default), "capped recall@5")
+    assert across["difference"] == pytest.approx((with_context - without).mean())
+    assert compare(context, default, default)["difference"] == 0.0
+    with pytest.raises(ValueError, match="same questions"):
+        compare(context, default, default, other=score_dataset(LabelledSet(
+            "turns", turns.documents, {"dev": turns.queries["dev"][1:3], "heldout": ()}), thread_window=0)["dev"])
+
+
 def test_recall_curve_summary_and_labels_agree_with_the_ablation_rows(small_set):
     split = score_dataset(small_set)["dev"]
     row = ablation(split, [ConvexFusion(0.5)], max_k=4)[0]  # stop words dropped comes first

@@ -83,7 +83,7 @@ def _dev_only_until_section_8() -> bool:
 
 
 def _four_settings() -> bool:
-    rows = _rows("summary_table(dev, settings", "chitchat ")
+    rows = _rows("table_of(\"dev\"", "chitchat ")
     assert [row[1] for row in rows] == ["vector", "keyword", "seed (RRF 60)", "kit default"], rows
     return True
 
@@ -96,7 +96,7 @@ def _seed_setting() -> bool:
 def _kit_default_is_a_plain_memory() -> bool:
     plain, (fusion, stopwords, stemming) = HybridMemory(), kit_default()
     assert repr(plain.fusion) == repr(fusion) and bool(plain.stopwords) == stopwords and plain.stemming == stemming
-    assert setting_label(kit_default()) in LESSON.output("summary_table(dev, settings")
+    assert setting_label(kit_default()) in LESSON.output("table_of(\"dev\"")
     return True
 
 
@@ -152,7 +152,7 @@ def _worst_share_only_stop_words() -> bool:
 
 def _steps_change_one_thing() -> bool:
     assert list(one_factor_steps()) == ["seed (RRF 60, all words)", "+ stems", "− query stop words", "convex(w=0.5)"]
-    steps = [row[1] for row in _rows("plain = {name: score_dataset", "chitchat_turns")]
+    steps = [row[1] for row in _rows("no_context = {name:", "chitchat_turns")]
     assert steps[-1] == "+ thread context", steps
     return True
 
