@@ -268,6 +268,7 @@ EXEMPT = {
     "How much the sessions matter, on the kit default's dev scores": "introduces the rendered line below it",
     "Below, the kit default against each single ranking": "introduces the chart; its numbers are in the table",
     "To know what each one does, walk from the seed": "the method",
+    "These are the changes that were kept because they helped on dev": "the selection-bias caveat; a section pointer",
     "read each \"change\" with its interval": "how to read the table; the next cell renders which steps matter",
     "Without a running kernel the controls do nothing": "about the widget",
     "section 8 reads the held-out questions once": "a pointer to a section",
