@@ -32,10 +32,13 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_kit.interfaces import LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
 from aria_kit.persona import AgentPersona
+
+if TYPE_CHECKING:
+    from aria_kit.conversation_log import ConversationLog
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +140,7 @@ class AutonomousAgent:
         max_rounds: int = 8,
         recall_k: int = 3,
         tool_timeout: float | None = TOOL_TIMEOUT,
+        conversation_log: ConversationLog | None = None,
     ) -> None:
         for name, value, least in (("max_rounds", max_rounds, 1), ("recall_k", recall_k, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
@@ -151,6 +155,9 @@ class AutonomousAgent:
             self.register_tool(tool)
         self.history: list[dict[str, Any]] = []
         self.turns: list[Turn] = []
+        self.conversation_log = conversation_log  # off unless given: keeps every exchange (conversation_log.py)
+        if conversation_log is not None:
+            self.register_tool(conversation_log.search_tool())
 
     # ------------------------------------------------------------ the loop
 
@@ -193,6 +200,8 @@ class AutonomousAgent:
         turn.steps.append(Step("answer", _shorten(answer, 240), {"answer": answer}))
         self.history += [{"role": "user", "content": message}, {"role": "assistant", "content": answer}]
         self.turns.append(turn)
+        if self.conversation_log is not None:
+            self.conversation_log.record(message, answer)
         return answer
 
     def _run_tool(self, call: ToolCall) -> str:

@@ -32,6 +32,7 @@ from typing import Any
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
 from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.offline_conversation import conversation_reply
 from aria_kit.offline_rules import plan, unit_of
 from aria_kit.offline_updates import update_reply
 
@@ -115,6 +116,8 @@ class OfflineProvider(LLMProvider):
         user = str(messages[users[-1]].get("content") or "")
         after_user = messages[users[-1] + 1:]
         available = {t["function"]["name"] for t in tools or ()}
+        if (said := conversation_reply(messages, available, self._call)) is not None:  # conversation_log.py
+            return AssistantMessage(content=self._scrub(said, system)) if isinstance(said, str) else said
         if (update := update_reply(messages, available, self._call, plan)) is not None:  # lesson 10
             return AssistantMessage(content=self._scrub(update, system)) if isinstance(update, str) else update
         if any(m.get("role") == "tool" for m in after_user):
