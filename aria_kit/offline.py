@@ -32,6 +32,7 @@ from typing import Any
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
 from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.offline_conflicts import conflict_reply
 from aria_kit.offline_rules import plan, unit_of
 from aria_kit.offline_updates import update_reply
 
@@ -115,7 +116,8 @@ class OfflineProvider(LLMProvider):
         user = str(messages[users[-1]].get("content") or "")
         after_user = messages[users[-1] + 1:]
         available = {t["function"]["name"] for t in tools or ()}
-        if (update := update_reply(messages, available, self._call, plan)) is not None:  # lesson 10
+        update = conflict_reply(messages, available, self._call) or update_reply(messages, available, self._call, plan)
+        if update is not None:  # lesson 10: a write that may replace a memory, or a stated change
             return AssistantMessage(content=self._scrub(update, system)) if isinstance(update, str) else update
         if any(m.get("role") == "tool" for m in after_user):
             text = self._answer(after_user, user)

@@ -23,26 +23,39 @@ from aria_kit.bm25 import tokenize
 from aria_kit.calculator import CalculatorTool
 from aria_kit.interfaces import MemoryBackend, Tool
 from aria_kit.memory_rules import MAX_CATEGORY_CHARS, quoted_entry
+from aria_kit.write_conflicts import Conflict, find_conflicts, update_call
 
 MAX_MEMORY_TEXT = 4_000  # characters; a tool call is not the place for a novel
 MAX_QUERY = 1_000
 
 
 class MemoryStoreTool(Tool):
+    """Stores a fact, unless memory already says it; with ``suggest_updates`` it first asks what it may replace.
+
+    The conflict check (lesson 10, ``write_conflicts.py``) runs on every write:
+    an exact or near repeat is not stored again. With ``suggest_updates=True``
+    (given when the agent also has ``memory_update``) a fact that may replace a
+    current memory is held back, and the result names that memory and the exact
+    ``memory_update`` call that replaces it: the model decides, and
+    ``keep_both=True`` stores the fact when both are true.
+    """
+
     name = "memory_store"
     description = (
         "Save one durable fact to long-term memory so it can be recalled in later conversations. "
-        "Write the fact as a self-contained sentence."
+        "Write the fact as a self-contained sentence. A fact memory already holds is not stored twice."
     )
 
-    def __init__(self, memory: MemoryBackend) -> None:
+    def __init__(self, memory: MemoryBackend, *, suggest_updates: bool = False) -> None:
         self.memory = memory
+        self.suggest_updates = suggest_updates
 
-    def run(self, text: str, category: str = "general") -> str:
+    def run(self, text: str, category: str = "general", keep_both: bool = False) -> str:
         """Store a fact.
 
         text: The fact to remember, as a self-contained sentence.
         category: A short label such as user_pref, task, fact, calendar, order or decision.
+        keep_both: True to store the fact even though a current memory may say otherwise (both are true).
         """
         if len(text) > MAX_MEMORY_TEXT:
             return f"Error: the text is {len(text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
@@ -51,10 +64,25 @@ class MemoryStoreTool(Tool):
             return (f"Error: the category is {len(category)} characters; use a short label of at most "
                     f"{MAX_CATEGORY_CHARS}, such as user_pref or task.")
         try:
+            conflicts = find_conflicts(self.memory, text) if text.strip() else []
+            duplicate = next((c for c in conflicts if c.kind == "duplicate"), None)
+            if duplicate is not None:
+                return f"Not stored: {duplicate.id} already says this ({json.dumps(duplicate.text, ensure_ascii=False)})."
+            replaces = [c for c in conflicts if c.kind == "replaces"]
+            if replaces and self.suggest_updates and not keep_both:
+                return _may_replace(text, replaces)
             memory_id = self.memory.store(text, {"category": category})
         except ValueError as exc:
             return f"Error: {exc}"
         return f"Stored as {memory_id} (category: {category})."
+
+
+def _may_replace(text: str, replaces: list[Conflict]) -> str:
+    """The held-back write: which memories the fact may replace, and the exact calls that decide it."""
+    named = "; ".join(f"{c.id} {json.dumps(c.text, ensure_ascii=False)}" for c in replaces)
+    return (f"Not stored yet: this may replace {named} (same subject, another value). If the new fact replaces "
+            f"it, call {update_call(replaces[0].id, text)}. If both are true, call memory_store again with "
+            "keep_both=true.")
 
 
 class MemorySearchTool(Tool):
@@ -159,6 +187,8 @@ def _word_set(text: str) -> set[str]:
     return {t[:-1] if len(t) > 3 and t.endswith("s") else t for t in tokenize(text)}
 
 
-def default_tools(memory: MemoryBackend) -> list[Tool]:
-    """The four tools of the reference design, wired to one memory."""
-    return [MemoryStoreTool(memory), MemorySearchTool(memory), CalculatorTool(), WebSearchTool()]
+def default_tools(memory: MemoryBackend, *, updates: bool = False) -> list[Tool]:
+    """The four tools of the reference design, wired to one memory; ``updates=True`` adds lesson 10's
+    ``memory_update`` and has ``memory_store`` name what a new fact may replace."""
+    tools = [MemoryStoreTool(memory, suggest_updates=updates), MemorySearchTool(memory), CalculatorTool(), WebSearchTool()]
+    return [*tools, MemoryUpdateTool(memory)] if updates else tools

@@ -57,10 +57,11 @@ def test_offline_agent_applies_what_its_rules_recognise_and_nothing_it_does_not(
     memory = HybridMemory()
     ingest(memory, versions, "offline_agent")
     verdicts = Counter((v.phrasing, verdict) for v, verdict in classify_changes(memory, versions))
-    for phrasing in ("from-to", "is-now"):
+    for phrasing in ("from-to", "is-now"):  # the stand-in's change rules
         assert verdicts[(phrasing, "the right fact")] == 5
-    for phrasing in ("plain", "pronoun", "these-days"):
-        assert verdicts[(phrasing, "not superseded")] == 5
+    for phrasing in ("plain", "these-days"):  # memory_store's conflict check on write, followed by rule
+        assert verdicts[(phrasing, "the right fact")] == 5
+    assert verdicts[("pronoun", "not superseded")] == 5  # "she has switched to Go" names no subject: stored as new
 
 
 def test_unknown_ingest_mode_is_rejected() -> None:
