@@ -16,7 +16,8 @@ for". A copula needs a subject of two words or more, so "Dave is tall" and
 tea" and "Dave likes chess" stay side by side. It does not know synonyms
 ("promoted to", "moved to" for a new address): a model sees those, the rule
 does not. ``load_sequences`` reads the labelled write sequences it was tuned on
-(dev) and measured on (held-out), in ``aria_kit/data/write_conflicts``.
+(dev) and measured on (held-out), in ``aria_kit/data/write_conflicts``, and
+``flag_counts`` scores the rule on them (``benchmarks/bench_write_conflicts.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aria_kit.bm25 import tokenize
+from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
 CANDIDATES = 5  # hits of the memory's own search that the rule looks at
@@ -118,3 +120,55 @@ def load_sequences(split: str) -> list[Sequence]:
     lines = (DATA / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
     return [Sequence(row["id"], tuple(Write(w["text"], w["label"], w.get("of")) for w in row["writes"]))
             for row in map(json.loads, lines) if row]
+
+
+@dataclass(frozen=True)
+class Flag:
+    """What ``find_conflicts`` said before one labelled write, next to the label (ids in the labelled memory)."""
+
+    sequence: str
+    text: str
+    label: str
+    target: str | None  # the memory the label names
+    replaces: str | None  # the replacement candidate named first, if any
+    duplicate: str | None
+
+
+def labelled_state(sequence: Sequence, flags: list[Flag] | None = None) -> set[tuple[str, ...]]:
+    """Tell ``sequence`` to a fresh memory as labelled; the current facts (as ``same`` words) at the end.
+
+    With ``flags``, ``find_conflicts`` is asked before each write and its answer appended.
+    """
+    memory = HybridMemory()
+    ids: list[str] = []
+    for write in sequence.writes:
+        if flags is not None and len(memory):
+            found = find_conflicts(memory, write.text)
+            flags.append(Flag(sequence.id, write.text, write.label, ids[write.of] if write.of is not None else None,
+                              next((c.id for c in found if c.kind == "replaces"), None),
+                              next((c.id for c in found if c.kind == "duplicate"), None)))
+        if write.label == "new":
+            ids.append(memory.store(write.text))
+        elif write.label == "replaces":
+            ids.append(memory.supersede(ids[write.of], write.text))
+        else:
+            ids.append(ids[write.of])
+    return {same(r.text) for r in memory.list_all() if r.is_current}
+
+
+def same(text: str) -> tuple[str, ...]:
+    """Words that decide whether two texts state the same fact: case, punctuation, "now", "these days" aside."""
+    return tuple(w for w in words(text) if w not in FILLER)
+
+
+def flag_counts(sequences: list[Sequence], kind: str = "replaces") -> tuple[int, int, int]:
+    """(right flags, all flags, labelled cases) of ``kind``: precision is right/flags, recall right/labelled.
+
+    A flag is right when the memory it names first is the labelled one.
+    """
+    flags: list[Flag] = []
+    for sequence in sequences:
+        labelled_state(sequence, flags)
+    named = [getattr(f, kind) for f in flags]
+    right = sum(n is not None and f.label == kind and n == f.target for f, n in zip(flags, named))
+    return right, sum(n is not None for n in named), sum(f.label == kind for f in flags)

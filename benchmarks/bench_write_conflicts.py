@@ -26,39 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aria_kit.demo import make_agent  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 from aria_kit.offline import OfflineProvider  # noqa: E402
-from aria_kit.write_conflicts import FILLER, Sequence, find_conflicts, load_sequences, words  # noqa: E402
-
-
-def _same(text: str) -> tuple[str, ...]:
-    return tuple(w for w in words(text) if w not in FILLER)
-
-
-def labelled_state(sequence: Sequence, memory: HybridMemory | None = None, flags: list | None = None) -> set:
-    """Apply the labels; with ``flags``, record (label, labelled target, flagged replacement, flagged duplicate)."""
-    memory = memory if memory is not None else HybridMemory()
-    ids: list[str | None] = []
-    for write in sequence.writes:
-        if flags is not None and len(memory):
-            found = find_conflicts(memory, write.text)
-            replaces = next((c.id for c in found if c.kind == "replaces"), None)
-            duplicate = next((c.id for c in found if c.kind == "duplicate"), None)
-            target = ids[write.of] if write.of is not None else None
-            flags.append((sequence.id, write.text, write.label, target, replaces, duplicate))
-        if write.label == "new":
-            ids.append(memory.store(write.text))
-        elif write.label == "replaces":
-            ids.append(memory.supersede(ids[write.of], write.text))
-        else:
-            ids.append(ids[write.of])
-    return {_same(r.text) for r in memory.list_all() if r.is_current}
-
-
-def precision_recall(flags: list, kind: str) -> tuple[int, int, int]:
-    """(right flags, all flags, labelled cases) for "replaces" or "duplicate"."""
-    column = 4 if kind == "replaces" else 5
-    flagged = [f for f in flags if f[column] is not None]
-    right = [f for f in flagged if f[2] == kind and f[column] == f[3]]
-    return len(right), len(flagged), sum(f[2] == kind for f in flags)
+from aria_kit.write_conflicts import Flag, Sequence, flag_counts, labelled_state, load_sequences, same  # noqa: E402
 
 
 def end_to_end(sequence: Sequence) -> tuple[bool, int, int]:
@@ -66,7 +34,7 @@ def end_to_end(sequence: Sequence) -> tuple[bool, int, int]:
     agent = make_agent(memory=HybridMemory(), llm=OfflineProvider(), verbose=False)
     for write in sequence.writes:
         agent.chat(f"Remember that {write.text}")
-    got = [_same(r.text) for r in agent.memory.list_all() if r.is_current]
+    got = [same(r.text) for r in agent.memory.list_all() if r.is_current]
     want = labelled_state(sequence)
     return set(got) == want and len(got) == len(set(got)), len(set(got) - want), len(want - set(got))
 
@@ -85,21 +53,21 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     for split in ("dev", "heldout") if args.split == "both" else (args.split,):
         sequences = load_sequences(split)
-        flags: list = []
-        for sequence in sequences:
-            labelled_state(sequence, flags=flags)
-        rp, rf, rl = precision_recall(flags, "replaces")
-        dp, df, dl = precision_recall(flags, "duplicate")
+        rp, rf, rl = flag_counts(sequences, "replaces")
+        dp, df, dl = flag_counts(sequences, "duplicate")
         runs = [end_to_end(s) for s in sequences]
         print(f"| {split} | {sum(len(s.writes) for s in sequences)} | {_rate(rp, rf)} | {_rate(rp, rl)} | "
               f"{_rate(dp, df)} | {_rate(dp, dl)} | {_rate(sum(r[0] for r in runs), len(runs))} | "
               f"{sum(r[1] for r in runs)} | {sum(r[2] for r in runs)} |")
         if args.misses:
-            for sid, text, label, target, replaces, duplicate in flags:
-                kind = "replaces" if replaces else "duplicate" if duplicate else "new"
-                if kind != label or (replaces or duplicate) != target:
-                    print(f"  {sid}: {text!r} labelled {label} {target}, flagged {kind} {replaces or duplicate}")
-
+            flags: list[Flag] = []
+            for sequence in sequences:
+                labelled_state(sequence, flags)
+            for f in flags:
+                kind = "replaces" if f.replaces else "duplicate" if f.duplicate else "new"
+                if kind != f.label or (f.replaces or f.duplicate) != f.target:
+                    print(f"  {f.sequence}: {f.text!r} labelled {f.label} {f.target}, flagged {kind} "
+                          f"{f.replaces or f.duplicate}")
 
 if __name__ == "__main__":
     main()

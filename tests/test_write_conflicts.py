@@ -140,3 +140,26 @@ def test_the_labelled_sets_load_and_every_label_points_back(split):
         for i, write in enumerate(sequence.writes):
             assert write.label in {"new", "replaces", "duplicate"}
             assert (write.of is None) == (write.label == "new") and (write.of is None or 0 <= write.of < i)
+
+
+def test_a_flag_naming_the_wrong_memory_counts_against_precision_and_recall():
+    from aria_kit.write_conflicts import Sequence, Write, flag_counts
+    # labelled: the second write replaces nothing and the third replaces the first; the rule flags both
+    sequence = Sequence("toy", (Write(VIM, "new"), Write("My favourite editor is Zed.", "new"),
+                                Write(HELIX, "replaces", 0)))
+    right, flagged, labelled = flag_counts([sequence])
+    assert (flagged, labelled) == (2, 1) and right <= 1
+
+
+@pytest.mark.parametrize("split", ["dev", "heldout"])
+def test_the_figures_in_benchmarks_readme_are_what_flag_counts_measures(split):
+    from pathlib import Path
+
+    from aria_kit.write_conflicts import flag_counts
+    readme = (Path(__file__).resolve().parents[1] / "benchmarks" / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith(f"| {split} | "))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    right, flagged, labelled = flag_counts(load_sequences(split))
+    assert cells[2].startswith(f"{right}/{flagged} ") and cells[3].startswith(f"{right}/{labelled} ")
+    right, flagged, labelled = flag_counts(load_sequences(split), "duplicate")
+    assert cells[4].startswith(f"{right}/{flagged} ") and cells[5].startswith(f"{right}/{labelled} ")
