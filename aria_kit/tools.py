@@ -30,33 +30,26 @@ MAX_QUERY = 1_000
 
 
 class MemoryStoreTool(Tool):
-    """Stores a fact, unless memory already says it; with ``suggest_updates`` it first asks what it may replace.
-
-    The conflict check (lesson 10, ``write_conflicts.py``) runs on every write:
-    an exact or near repeat is not stored again. With ``suggest_updates=True``
-    (given when the agent also has ``memory_update``) a fact that may replace a
-    current memory is held back, and the result names that memory and the exact
-    ``memory_update`` call that replaces it: the model decides, and
-    ``keep_both=True`` stores the fact when both are true.
-    """
+    """Stores a fact, unless a current memory already says it (lesson 10's check on write, ``write_conflicts.py``)."""
 
     name = "memory_store"
     description = (
         "Save one durable fact to long-term memory so it can be recalled in later conversations. "
-        "Write the fact as a self-contained sentence. A fact memory already holds is not stored twice."
+        "Write the fact as a self-contained sentence."
     )
 
-    def __init__(self, memory: MemoryBackend, *, suggest_updates: bool = False) -> None:
+    def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
-        self.suggest_updates = suggest_updates
 
-    def run(self, text: str, category: str = "general", keep_both: bool = False) -> str:
+    def run(self, text: str, category: str = "general") -> str:
         """Store a fact.
 
         text: The fact to remember, as a self-contained sentence.
         category: A short label such as user_pref, task, fact, calendar, order or decision.
-        keep_both: True to store the fact even though a current memory may say otherwise (both are true).
         """
+        return self._store(text, category, keep_both=True)
+
+    def _store(self, text: str, category: str, keep_both: bool) -> str:
         if len(text) > MAX_MEMORY_TEXT:
             return f"Error: the text is {len(text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
         category = category.strip() or "general"
@@ -69,12 +62,33 @@ class MemoryStoreTool(Tool):
             if duplicate is not None:
                 return f"Not stored: {duplicate.id} already says this ({json.dumps(duplicate.text, ensure_ascii=False)})."
             replaces = [c for c in conflicts if c.kind == "replaces"]
-            if replaces and self.suggest_updates and not keep_both:
+            if replaces and not keep_both:
                 return _may_replace(text, replaces)
             memory_id = self.memory.store(text, {"category": category})
         except ValueError as exc:
             return f"Error: {exc}"
         return f"Stored as {memory_id} (category: {category})."
+
+
+class CheckedMemoryStoreTool(MemoryStoreTool):
+    """Lesson 10: ``memory_store`` for an agent that also has ``memory_update``.
+
+    A fact that may replace a current memory is held back, and the result names
+    that memory and the exact ``memory_update`` call that replaces it: the model
+    decides, and ``keep_both=True`` stores the fact when both are true.
+    """
+
+    description = MemoryStoreTool.description + (
+        " If a stored fact may say otherwise, the result names it and the memory_update call that replaces it.")
+
+    def run(self, text: str, category: str = "general", keep_both: bool = False) -> str:
+        """Store a fact.
+
+        text: The fact to remember, as a self-contained sentence.
+        category: A short label such as user_pref, task, fact, calendar, order or decision.
+        keep_both: True to store the fact even though a current memory may say otherwise (both are true).
+        """
+        return self._store(text, category, keep_both)
 
 
 def _may_replace(text: str, replaces: list[Conflict]) -> str:
@@ -190,5 +204,6 @@ def _word_set(text: str) -> set[str]:
 def default_tools(memory: MemoryBackend, *, updates: bool = False) -> list[Tool]:
     """The four tools of the reference design, wired to one memory; ``updates=True`` adds lesson 10's
     ``memory_update`` and has ``memory_store`` name what a new fact may replace."""
-    tools = [MemoryStoreTool(memory, suggest_updates=updates), MemorySearchTool(memory), CalculatorTool(), WebSearchTool()]
+    store = CheckedMemoryStoreTool(memory) if updates else MemoryStoreTool(memory)
+    tools = [store, MemorySearchTool(memory), CalculatorTool(), WebSearchTool()]
     return [*tools, MemoryUpdateTool(memory)] if updates else tools

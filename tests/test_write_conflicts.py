@@ -18,7 +18,7 @@ from aria_kit.demo import make_agent, seed_memory
 from aria_kit.exercises.lesson11 import Rendered
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.offline import OfflineProvider
-from aria_kit.tools import MemoryStoreTool, MemoryUpdateTool, default_tools
+from aria_kit.tools import CheckedMemoryStoreTool, MemoryStoreTool, MemoryUpdateTool, default_tools
 from aria_kit.write_conflicts import find_conflicts, load_sequences, update_call
 
 VIM, HELIX = "My favourite editor is Vim.", "My favourite editor is Helix."
@@ -75,7 +75,7 @@ def test_an_exact_repeat_is_not_stored_again_and_the_result_names_the_existing_m
 
 def test_memory_store_names_the_memory_it_may_replace_and_the_exact_call_that_replaces_it():
     memory = memory_with(VIM)
-    result = MemoryStoreTool(memory, suggest_updates=True).run(HELIX, "user_pref")
+    result = CheckedMemoryStoreTool(memory).run(HELIX, "user_pref")
     call = update_call("mem_0001", HELIX)
     assert call == 'memory_update(memory_id="mem_0001", new_text="My favourite editor is Helix.")'
     assert call in result and VIM in result
@@ -87,7 +87,7 @@ def test_memory_store_names_the_memory_it_may_replace_and_the_exact_call_that_re
 
 def test_keep_both_stores_a_fact_the_agent_judged_compatible():
     memory = memory_with(VIM)
-    result = MemoryStoreTool(memory, suggest_updates=True).run(HELIX, keep_both=True)
+    result = CheckedMemoryStoreTool(memory).run(HELIX, keep_both=True)
     assert result.startswith("Stored as mem_0002") and len(memory) == 2
 
 
