@@ -1,11 +1,6 @@
 """Claims in 10_memory_that_changes_its_mind, each tied to the output that makes it true."""
 
-import sys
-from pathlib import Path
-
 from lesson_claims import Claim, Lesson
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for toy helpers if ever needed
 
 LESSON = Lesson("10_memory_that_changes_its_mind")
 RECALL_TABLE = "ingest(memories[how]"
@@ -31,6 +26,14 @@ def _hit_ids(fragment: str, section: str) -> list[str]:
     return [line.split("]")[0].strip(" [") for line in after.splitlines() if line.strip().startswith("[")]
 
 
+def _heldout_misses() -> list[str]:
+    from aria_kit.write_conflicts import labelled_state, load_sequences
+    flags = []
+    for sequence in load_sequences("heldout"):
+        labelled_state(sequence, flags)
+    return [f.text for f in flags if f.label == "replaces" and f.replaces != f.target]
+
+
 CLAIMS = [
     Claim("the answer is **Rust**: stale", lambda: _is(
         LESSON.output("before.chat(").splitlines()[1], "From memory: Alice's favourite programming language is Rust. "
@@ -50,8 +53,10 @@ CLAIMS = [
         LESSON.output("agent.memory.history(\"mem_0001\")").strip().splitlines()[-1],
         "[('mem_0001', \"Alice's favourite programming language is Rust.\", 'mem_0008'), ('mem_0008', \"Alice's "
         "favourite programming language is Go.\", None)]", "the history of mem_0001")),
-    Claim("puts the **stale** one first in 15 of 20", lambda: _is(
+    Claim("but at rank 1 in only 5 of 20 update", lambda: _is(
         _row(RECALL_TABLE, "append_only", "update")[2], "5/20", "append-only: current fact at rank 1")),
+    Claim("stale evidence is in the top 3 of all 20", lambda: _is(
+        _row(RECALL_TABLE, "append_only", "update")[4], "20/20", "append-only: stale evidence in the top 3")),
     Claim("finds the current fact in its top 3 every time", lambda: _is(
         _row(RECALL_TABLE, "append_only", "update")[3], "20/20", "append-only: current fact in the top 3")),
     Claim("the current one comes first every time", lambda: _is(
@@ -76,10 +81,9 @@ CLAIMS = [
         "the set's size") and len(__import__("aria_kit.changing_facts", fromlist=["PEOPLE"]).PEOPLE) == 6),
     Claim("which is why a stable question fails above too", lambda: _is(
         _row(RECALL_TABLE, "offline_agent", "stable")[2], "9/10", "offline agent, stable questions at rank 1")),
-    Claim("The misses on held-out", lambda: _is(
-        __import__("aria_kit.write_conflicts", fromlist=["flag_counts"]).flag_counts(
-            __import__("aria_kit.write_conflicts", fromlist=["load_sequences"]).load_sequences("heldout")),
-        (12, 12, 16), "held-out replacement flags: right, flagged, labelled")),
+    Claim("The misses on held-out", lambda: _is(_heldout_misses(), [
+        "Atlas is built in Kotlin and Swift.", "I have moved to 4 Oak Avenue.", "Ravi is vegan now.",
+        "The training cluster has 16 H100 GPUs."], "the held-out replacements the rule missed")),
     Claim("Section 1 showed it", lambda: _is("[mem_0008]" in LESSON.output("before.chat(").splitlines()[1], False,
                                               "the switch fact quoted in section 1's answer")),
     Claim("Default search skips superseded memories", lambda: _is(
