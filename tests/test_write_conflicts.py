@@ -163,3 +163,11 @@ def test_the_figures_in_benchmarks_readme_are_what_flag_counts_measures(split):
     assert cells[2].startswith(f"{right}/{flagged} ") and cells[3].startswith(f"{right}/{labelled} ")
     right, flagged, labelled = flag_counts(load_sequences(split), "duplicate")
     assert cells[4].startswith(f"{right}/{flagged} ") and cells[5].startswith(f"{right}/{labelled} ")
+
+
+def test_the_offline_agent_says_it_already_has_a_repeated_fact_and_stores_it_once():
+    agent = make_agent(memory=HybridMemory(), llm=OfflineProvider(), verbose=False)
+    agent.chat("Remember that I like green tea")
+    answer = agent.chat("Please remember that I like green tea.")
+    assert answer.startswith("I already have that.") and "mem_0001" in answer
+    assert len(agent.memory) == 1
