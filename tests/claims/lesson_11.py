@@ -49,7 +49,7 @@ CLAIMS = [
 _NAMES = "names the lessons or sections to read, not an output"
 EXEMPT = {
     "lessons 08 (the agent loop), 09 (the capstone) and 10": _NAMES,
-    "section 8 below says what changes in the chat": _NAMES,
+    "section 7 below says what changes in the chat": _NAMES,
     "Jupyter keeps the two in sync": "'two' names the Python object and its browser twin, a definition",
     "Section 5 sends this payload": _NAMES,
     "The same one-liner as in lesson 09": _NAMES,
