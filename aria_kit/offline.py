@@ -16,7 +16,9 @@ only the latest user message (and the tool results that followed it):
   memories the search returned and that none mentions what was asked;
 - (lesson 10, in ``offline_updates.py``, when ``memory_update`` is offered) "X has switched to Y",
   "we moved from A to B", "actually, it's Z now", "X no longer …" → ``memory_search`` for the
-  current fact, then ``memory_update`` on it, then an answer quoting both ids.
+  current fact, then ``memory_update`` on it, then an answer quoting both ids;
+- (lesson 10, in ``offline_conflicts.py``) when ``memory_store`` holds a fact back because it may replace
+  a memory, the stand-in makes the ``memory_update`` call the result names, by rule.
 
 It honours the "Never say" line of the system prompt. It does not reason, plan,
 hold a conversation across turns, or understand anything it was not written to
