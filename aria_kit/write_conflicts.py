@@ -108,17 +108,19 @@ class Write:
 
 
 @dataclass(frozen=True)
-class Sequence:
+class WriteSequence:
+    """Facts told to a memory in order, each with its label."""
+
     id: str
     writes: tuple[Write, ...]
 
 
-def load_sequences(split: str) -> list[Sequence]:
+def load_sequences(split: str) -> list[WriteSequence]:
     """The labelled write sequences of one split: "dev" (tune on it) or "heldout" (measure once)."""
     if split not in ("dev", "heldout"):
         raise ValueError(f"split must be 'dev' or 'heldout', not {split!r}")
     lines = (DATA / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
-    return [Sequence(row["id"], tuple(Write(w["text"], w["label"], w.get("of")) for w in row["writes"]))
+    return [WriteSequence(row["id"], tuple(Write(w["text"], w["label"], w.get("of")) for w in row["writes"]))
             for row in map(json.loads, lines) if row]
 
 
@@ -134,7 +136,7 @@ class Flag:
     duplicate: str | None
 
 
-def labelled_state(sequence: Sequence, flags: list[Flag] | None = None) -> set[tuple[str, ...]]:
+def labelled_state(sequence: WriteSequence, flags: list[Flag] | None = None) -> set[tuple[str, ...]]:
     """Tell ``sequence`` to a fresh memory as labelled; the current facts (as ``same`` words) at the end.
 
     With ``flags``, ``find_conflicts`` is asked before each write and its answer appended.
@@ -161,7 +163,7 @@ def same(text: str) -> tuple[str, ...]:
     return tuple(w for w in words(text) if w not in FILLER)
 
 
-def flag_counts(sequences: list[Sequence], kind: str = "replaces") -> tuple[int, int, int]:
+def flag_counts(sequences: list[WriteSequence], kind: str = "replaces") -> tuple[int, int, int]:
     """(right flags, all flags, labelled cases) of ``kind``: precision is right/flags, recall right/labelled.
 
     A flag is right when the memory it names first is the labelled one.

@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from aria_kit.demo import make_agent  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 from aria_kit.offline import OfflineProvider  # noqa: E402
-from aria_kit.write_conflicts import Flag, Sequence, flag_counts, labelled_state, load_sequences, same  # noqa: E402
+from aria_kit.write_conflicts import Flag, WriteSequence, flag_counts, labelled_state, load_sequences, same  # noqa: E402
 
 
-def end_to_end(sequence: Sequence) -> tuple[bool, int, int]:
+def end_to_end(sequence: WriteSequence) -> tuple[bool, int, int]:
     """(final state right, stale facts still current, labelled current facts missing) for the offline agent."""
     agent = make_agent(memory=HybridMemory(), llm=OfflineProvider(), verbose=False)
     for write in sequence.writes:

@@ -143,9 +143,9 @@ def test_the_labelled_sets_load_and_every_label_points_back(split):
 
 
 def test_a_flag_naming_the_wrong_memory_counts_against_precision_and_recall():
-    from aria_kit.write_conflicts import Sequence, Write, flag_counts
+    from aria_kit.write_conflicts import WriteSequence, Write, flag_counts
     # labelled: the second write replaces nothing and the third replaces the first; the rule flags both
-    sequence = Sequence("toy", (Write(VIM, "new"), Write("My favourite editor is Zed.", "new"),
+    sequence = WriteSequence("toy", (Write(VIM, "new"), Write("My favourite editor is Zed.", "new"),
                                 Write(HELIX, "replaces", 0)))
     right, flagged, labelled = flag_counts([sequence])
     assert (flagged, labelled) == (2, 1) and right <= 1
