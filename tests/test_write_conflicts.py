@@ -171,3 +171,27 @@ def test_the_offline_agent_says_it_already_has_a_repeated_fact_and_stores_it_onc
     answer = agent.chat("Please remember that I like green tea.")
     assert answer.startswith("I already have that.") and "mem_0001" in answer
     assert len(agent.memory) == 1
+
+
+def test_a_model_can_act_on_the_result_either_way_through_the_agent_loop():
+    from aria_kit.scripted import ScriptedProvider, call_tool, say
+    from aria_kit.write_conflicts import read_update_call
+
+    memory = memory_with(VIM)
+    replace = ScriptedProvider([call_tool("memory_store", {"text": HELIX}),
+                                call_tool("memory_update", {"memory_id": "mem_0001", "new_text": HELIX}, call_id="c2"),
+                                say("Replaced.")])
+    agent = make_agent(memory=memory, llm=replace, verbose=False)
+    agent.chat("My favourite editor is Helix now.")
+    held_back = next(s.detail["result"] for s in agent.last_turn.steps if s.kind == "tool")
+    assert read_update_call(held_back) == ("mem_0001", HELIX)  # the call the model made is the one it was shown
+    assert [r.text for r in memory.list_all() if r.is_current] == [HELIX]
+    replace.assert_all_used()
+
+    both = ScriptedProvider([call_tool("memory_store", {"text": "My favourite editor is Zed."}),
+                             call_tool("memory_store", {"text": "My favourite editor is Zed.", "keep_both": True},
+                                       call_id="c2"),
+                             say("Kept both.")])
+    make_agent(memory=memory, llm=both, verbose=False).chat("I also love Zed.")
+    assert sorted(r.text for r in memory.list_all() if r.is_current) == [HELIX, "My favourite editor is Zed."]
+    both.assert_all_used()
