@@ -257,7 +257,7 @@ EXEMPT = {
     "is answered by exactly one `tool` message": "the exercise's specification; check_mini_loop tests it",
     "Section 6 showed that every recalled memory": "a reference to section 6, whose claims are tied above",
     "quotes each memory as one JSON line, so no text can forge": "recap of section 6, whose claims are tied above",
-    "in the prompt and in `memory_search` results, is one quoted JSON line": (
+    "in a request and in `memory_search` results, is one quoted JSON line": (
         "a guarantee of the code, tested in tests/test_memory_quoting.py for every stored text"),
     "prints one line saying which model it picked": "describes default_provider; tests/test_providers.py checks it",
     "A strict scripted double makes the loop testable": "a test double is a kind of object, not a number",

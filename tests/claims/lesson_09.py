@@ -248,7 +248,7 @@ EXEMPT = {
     "the persona and its system prompt": "a map from module to lesson",
     "the agent loop (a stable system message": "a map from module to lesson; lesson 08's claims tie the behaviour",
     "| the reference demo |": "a map from module to lesson",
-    "or a single tool in one line": "a design statement: swapping a part is one constructor argument, as the lessons show",
+    "is a one-line change": "a design statement: each part is one constructor argument (make_agent's llm=, memory_path=)",
     "so two with one name could not be told apart": "an explanation of why names are unique, no figure",
     "A new process reads the file faster": "a misconception offered as a wrong option",
     "a new process is slower to start": "the explanation of that wrong option; the lesson does not time it",
