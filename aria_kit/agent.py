@@ -241,8 +241,9 @@ class AutonomousAgent:
         """The ``Error:`` text for a call past a limit, or None when it may run."""
         if index >= self.max_tool_calls_per_reply:
             return (f"Error: not run. This reply asked for {in_reply} tool calls and the limit is "
-                    f"{self.max_tool_calls_per_reply} per reply; the first {self.max_tool_calls_per_reply} ran. "
-                    "Ask again for what is still needed, a few calls at a time.")
+                    f"{self.max_tool_calls_per_reply} per reply, so the calls after the first "
+                    f"{self.max_tool_calls_per_reply} were not run. Ask again for what is still needed, a few at a "
+                    "time.")
         if run_so_far >= self.max_tool_calls_per_turn:
             return (f"Error: not run. This turn has used its {self.max_tool_calls_per_turn} tool calls "
                     f"({self.max_tool_calls_per_turn} per turn). Answer with what you have.")
