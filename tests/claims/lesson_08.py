@@ -98,6 +98,16 @@ def each_request_starts_with_the_previous() -> bool:
     return True
 
 
+def budget_shifts_the_history() -> bool:
+    llm = ScriptedProvider([say("an answer of some length") for _ in range(4)])
+    agent = AutonomousAgent(ARIA, llm, _seeded(), [], history_chars=100)
+    for n in range(4):
+        agent.chat(f"question number {n} about the project")
+    third, fourth = llm.requests[2]["messages"], llm.requests[3]["messages"]
+    assert third[0] == fourth[0] and third[1] != fourth[1], "after a drop the history starts at another exchange"
+    return True
+
+
 def system_prompt_is_the_two_messages() -> bool:
     hits = [Hit("mem_0001", "Alice likes Rust.", {"category": "user_pref"}, 1.0, 0.5, 1.0)]
     assert ARIA.system_prompt(hits) == ARIA.instructions() + "\n\n" + ARIA.live_context(hits)
@@ -210,7 +220,8 @@ CLAIMS = [
     Claim("Here is a script one reply too short", short_script),
     Claim("was found by hybrid search in the next one, and the answer quotes only it", helix_found_next_turn),
     Claim("The search returned five hits", helix_found_next_turn),
-    Claim("so each request begins with everything the previous turn's request began with", each_request_starts_with_the_previous),
+    Claim("so each request begins with the same messages as the previous turn's request", each_request_starts_with_the_previous),
+    Claim("only the system message stays shared", budget_shifts_the_history),
     Claim("each row is one request, and the fingerprint", fingerprints_same_recalled_differ),
     Claim("the very first message would differ from one question to the next", system_prompt_is_the_two_messages),
     Claim("it is exactly `instructions()` followed by `live_context(hits)`", system_prompt_is_the_two_messages),
