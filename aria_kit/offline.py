@@ -133,7 +133,7 @@ class OfflineProvider(LLMProvider):
             calls = [c for c in planned if c[0] in available]
             if calls:
                 return AssistantMessage(tool_calls=tuple(self._call(name, args) for name, args in calls))
-            text = self._answer_without_tools(system)
+            text = self._answer_without_tools(messages[:users[-1]])
         return AssistantMessage(content=self._scrub(text, system))
 
     def _call(self, name: str, arguments: dict[str, Any]) -> ToolCall:
@@ -200,8 +200,10 @@ class OfflineProvider(LLMProvider):
         return f"Memory search returned {found} {noun}, but none{about}, so I have no answer from memory."
 
     @staticmethod
-    def _answer_without_tools(system_prompt: str) -> str:
-        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in read_quoted_entries(system_prompt)]
+    def _answer_without_tools(before_user: list[dict[str, Any]]) -> str:
+        """Quote the memories recalled for this message: the agent sends them just before it (lesson 08)."""
+        context = str(before_user[-1].get("content") or "") if before_user and before_user[-1].get("role") == "user" else ""
+        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in read_quoted_entries(context)]
         if recalled:
             return "No tools are available; recalled memories: " + " ".join(recalled)
         return "No tools are available and nothing was recalled, so there is nothing to go on."

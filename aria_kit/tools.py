@@ -18,15 +18,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Annotated
 
 from aria_kit.bm25 import tokenize
 from aria_kit.calculator import CalculatorTool
 from aria_kit.interfaces import MemoryBackend, Tool
-from aria_kit.memory_rules import MAX_CATEGORY_CHARS, quoted_entry
+from aria_kit.memory_rules import MAX_CATEGORY_CHARS, MAX_SEQ, make_memory_id, quoted_entry
+from aria_kit.schemas import Bounds
 from aria_kit.write_conflicts import Conflict, find_conflicts, update_call
 
 MAX_MEMORY_TEXT = 4_000  # characters; a tool call is not the place for a novel
 MAX_QUERY = 1_000
+TOP_K = Bounds(minimum=1, maximum=10)
+# The bounds live in the parameters' types, so the schema the model sees declares exactly what invoke() enforces.
+MemoryText = Annotated[str, Bounds(maxLength=MAX_MEMORY_TEXT)]
+Query = Annotated[str, Bounds(maxLength=MAX_QUERY)]
+Category = Annotated[str, Bounds(maxLength=MAX_CATEGORY_CHARS)]
+MemoryId = Annotated[str, Bounds(maxLength=len(make_memory_id(MAX_SEQ)))]
 
 
 class MemoryStoreTool(Tool):
@@ -41,7 +49,7 @@ class MemoryStoreTool(Tool):
     def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
 
-    def run(self, text: str, category: str = "general") -> str:
+    def run(self, text: MemoryText, category: Category = "general") -> str:
         """Store a fact.
 
         text: The fact to remember, as a self-contained sentence.
@@ -109,14 +117,14 @@ class MemorySearchTool(Tool):
     def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
 
-    def run(self, query: str, top_k: int = 3) -> str:
+    def run(self, query: Query, top_k: Annotated[int, TOP_K] = 3) -> str:
         """Search memory.
 
         query: What to look for, in natural language or keywords.
         top_k: How many memories to return, 1 to 10.
         """
-        if not 1 <= top_k <= 10:
-            return f"Error: top_k must be between 1 and 10, got {top_k}."
+        if not TOP_K.minimum <= top_k <= TOP_K.maximum:
+            return f"Error: top_k must be between {TOP_K.minimum} and {TOP_K.maximum}, got {top_k}."
         if len(query) > MAX_QUERY:
             return f"Error: the query is {len(query)} characters; use at most {MAX_QUERY}."
         try:
@@ -147,7 +155,7 @@ class MemoryUpdateTool(Tool):
     def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
 
-    def run(self, memory_id: str, new_text: str) -> str:
+    def run(self, memory_id: MemoryId, new_text: MemoryText) -> str:
         """Supersede a memory.
 
         memory_id: The id of the memory that is out of date, e.g. mem_0001.
@@ -181,7 +189,7 @@ class WebSearchTool(Tool):
     def __init__(self, knowledge: Mapping[str, str] | None = None) -> None:
         self.knowledge = dict(self.KNOWLEDGE if knowledge is None else knowledge)
 
-    def run(self, query: str) -> str:
+    def run(self, query: Query) -> str:
         """Search the simulated web.
 
         query: The topic to look up, e.g. "BM25" or "what is RAG".
