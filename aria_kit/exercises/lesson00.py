@@ -1,12 +1,20 @@
 """The quiz for lesson 00 (welcome): the layers, offline by default, and keys.
 
 Lesson 00 has no coding exercise; its stretch task is open (a worked answer is in
-``aria_kit/solutions/lesson00.py``), so this module holds only ``QUIZ``.
+``aria_kit/solutions/lesson00.py``), so this module holds only ``EXERCISES`` (that
+one stretch) and ``QUIZ``.
 """
 
 from __future__ import annotations
 
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
+
+EXERCISES = [
+    Exercise("Stretch 00", designs="three questions with the memory you expect the agent to quote, and an "
+             "explanation of each miss from the turn's record", kind="stretch", minutes=15,
+             solution=("PREDICTIONS", "predict_then_ask")),
+]
 
 QUIZ = Quiz("Lesson 00", [
     Question(
