@@ -198,7 +198,8 @@ QUIZ = Quiz("Lesson 04", [
     Question(
         "A memory is 1st in the vector ranking and absent from the keyword ranking (it shares no word with the "
         "query). With RRF and k = 60, what is its fused score?",
-        {"a": "1/61", "b": "1/61 + 1/(60 + number of memories)", "c": "1/61 + 0.5", "d": "1"},
+        {"a": "1/61, about 0.0164", "b": "1/61 + 1/(60 + number of memories)", "c": "1/61 + 0.5",
+         "d": "1.0: first place in a ranking earns full marks"},
         "a", "a ranking that lacks a memory adds nothing for it: 1/(60 + 1) from the vector ranking only.",
         {"b": "that would rank it last in the keyword list; HybridMemory gives no keyword credit at all.",
          "c": "RRF never uses raw scores, and absent means no contribution.",
