@@ -230,11 +230,11 @@ QUIZ = Quiz("Lesson 04", [
     Question(
         "Your MyHybridMemory and HybridMemory agree on every score but list two memories with equal fused "
         "scores in a different order. Which rule does HybridMemory follow?",
-        {"a": "the newer memory first", "b": "alphabetical order of the texts",
+        {"a": "the newer memory first", "b": "none: equal scores come out in whatever order the sort leaves them",
          "c": "the better vector rank first", "d": "the better keyword rank first"},
         "c", "fusing the vector ranking first, with a stable sort, puts the better vector rank ahead on a tie.",
         {"a": "ties in cosine go to the older memory, and fused ties to the better vector rank.",
-         "b": "no ranking in the kit looks at the text's alphabetical order.",
+         "b": "HybridMemory fixes a rule so every run lists ties the same way; an order left to chance is untestable.",
          "d": "the keyword ranking lacks some memories, so it cannot order every tie; the vector ranking can."},
         kind="explain"),
 ])
