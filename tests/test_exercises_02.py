@@ -96,10 +96,10 @@ def test_cosine_is_symmetric_bounded_and_blind_to_length(a, b, stretch):
     value = s02.cosine(a, b)
     assert -1 - 1e-9 <= value <= 1 + 1e-9
     assert value == pytest.approx(s02.cosine(b, a), abs=1e-12)
-    if np.linalg.norm(a) > 1e-100 and np.linalg.norm(b) > 1e-100:
+    if not a.any() or not b.any():
+        assert value == 0.0  # a zero vector has no direction
+    elif np.linalg.norm(a) > 1e-100 and np.linalg.norm(b) > 1e-100:  # far from underflow
         assert value == pytest.approx(s02.cosine(a * stretch, b), abs=1e-9)
-    else:
-        assert value == 0.0
 
 
 # ---------------------------------------------------------------- typical wrong answers
@@ -219,3 +219,13 @@ def test_with_the_solutions_in_place_every_check_passes_and_every_comparison_sho
     verdicts = re.findall(r"^([✓✗○]) (?:Exercise|Stretch)", text, flags=re.M)
     assert verdicts and set(verdicts) == {"✓"}, f"check verdicts with the solutions in place: {verdicts}"
     assert "not done yet" not in text
+
+
+def _top_k_as_array(query, matrix, k):
+    return np.array(s02.top_k_by_cosine(query, matrix, k))  # right rows, but not the list the task asks for
+
+
+def test_top_k_refuses_an_array_where_the_task_asks_for_a_list(capsys):
+    assert lesson02.check_top_k(_top_k_as_array) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and "asks for a list of row indices" in out, out

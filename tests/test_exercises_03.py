@@ -178,3 +178,15 @@ def test_with_the_solutions_in_place_every_check_passes_and_every_comparison_sho
     verdicts = re.findall(r"^([✓✗○]) (?:Exercise|Stretch)", text, flags=re.M)
     assert verdicts and set(verdicts) == {"✓"}, f"check verdicts with the solutions in place: {verdicts}"
     assert "not done yet" not in text
+
+
+def _scores_as_array(index, query_tokens, k1=1.5, b=0.75):
+    import numpy as np
+
+    return np.array(s03.bm25_scores(index, query_tokens, k1, b))  # right numbers, not the list the task asks for
+
+
+def test_bm25_scores_refuses_an_array_where_the_task_asks_for_a_list(capsys):
+    assert lesson03.check_bm25_scores(_scores_as_array) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and "asks for a list" in out, out

@@ -197,3 +197,36 @@ def test_a_check_reports_a_crash_in_the_learners_code_instead_of_raising(capsys)
     assert "ZeroDivisionError" in capsys.readouterr().out
 
 
+
+
+# ---------------------------------------------------------------- the specification's properties, on any rankings
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from aria_kit.fusion import reciprocal_rank_fusion  # noqa: E402
+
+_rankings = st.lists(st.lists(st.sampled_from("abcdefgh"), unique=True, max_size=6), min_size=1, max_size=4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_rankings, st.integers(0, 100))
+def test_the_worked_rrf_agrees_with_the_kit_and_ignores_the_order_of_the_rankings(rankings, k):
+    if k == 0 and any(rankings):
+        k = 1  # k = 0 is allowed; it only makes rank 1 score 1.0
+    ours, kit = rrf(rankings, k), reciprocal_rank_fusion(rankings, k)
+    assert [i for i, _ in ours] == [i for i, _ in kit]
+    assert all(abs(a - b) < 1e-12 for (_, a), (_, b) in zip(ours, kit))
+    backwards = dict(rrf(rankings[::-1], k))
+    assert all(abs(backwards[i] - s) < 1e-12 for i, s in ours)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_rankings, st.data())
+def test_moving_an_id_up_a_ranking_never_lowers_its_score(rankings, data):
+    ranking = data.draw(st.sampled_from(rankings))
+    if len(ranking) < 2:
+        return
+    item = data.draw(st.sampled_from(ranking))
+    lifted = [[item] + [i for i in r if i != item] if r is ranking else r for r in rankings]
+    assert dict(rrf(lifted))[item] >= dict(rrf(rankings))[item] - 1e-12

@@ -120,6 +120,9 @@ def _top_k_test(top_k_by_cosine: Callable[[np.ndarray, np.ndarray, int], list[in
     got = top_k_by_cosine(query, matrix, 5)  # a stub raises NotImplementedError here: "not done yet"
     cosines = matrix @ query / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(query))
     expected = [int(i) for i in np.argsort(-cosines, kind="stable")[:5]]
+    assert isinstance(got, list) and all(isinstance(i, int | np.integer) for i in got), (
+        f"top_k_by_cosine returned {type(got).__name__} {got!r}; the task asks for a list of row indices "
+        "(a numpy slice converts with .tolist())")
     got = [int(i) for i in got]
     assert len(got) == 5, f"asked for k=5 rows, got {len(got)}"
     assert got != [int(i) for i in np.argsort(cosines)[:5]], (

@@ -151,8 +151,12 @@ def _bm25_scores_test(bm25_scores: Callable[..., list[float]]) -> None:
             continue  # the demo facts are not all in yet
         for query in queries:
             expected = reference.scores(query)
-            got = np.asarray(bm25_scores(index, query), dtype=np.float64)  # a stub raises NotImplementedError here
+            answer = bm25_scores(index, query)  # a stub raises NotImplementedError here
             where = f"for the query {' '.join(query)!r} after step {number} of the add/remove sequence"
+            assert isinstance(answer, list), (
+                f"{where}: bm25_scores returned {type(answer).__name__}; the task asks for a list with one score "
+                "per slot (a numpy array converts with .tolist())")
+            got = np.asarray(answer, dtype=np.float64)
             assert got.shape == expected.shape, (
                 f"{where}: expected one score per slot ever handed out ({len(expected)}), got {got.shape[0]}")
             if not np.allclose(got, expected, rtol=1e-9, atol=1e-12):
