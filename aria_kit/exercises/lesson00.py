@@ -13,7 +13,7 @@ from aria_kit.exercises.quiz import Question, Quiz
 EXERCISES = [
     Exercise("Stretch 00", designs="three questions with the memory you expect the agent to quote, and an "
              "explanation of each miss from the turn's record", kind="stretch", minutes=15,
-             solution=("PREDICTIONS", "predict_then_ask")),
+             solution=("predict_then_ask",)),
 ]
 
 QUIZ = Quiz("Lesson 00", [
