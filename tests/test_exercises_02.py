@@ -229,3 +229,19 @@ def test_top_k_refuses_an_array_where_the_task_asks_for_a_list(capsys):
     assert lesson02.check_top_k(_top_k_as_array) is False
     out = capsys.readouterr().out
     assert out.startswith("✗") and "asks for a list of row indices" in out, out
+
+
+def test_the_stretch_answers_measured_cost_holds():
+    """The ranks OrderAwareEmbedder's docstring quotes, WordLlama alone → with trigrams, on the 31 memories."""
+    from aria_kit.embeddings import default_embedder
+    from aria_kit.evaluation import EVAL_MEMORIES
+
+    texts = [text for text, _ in EVAL_MEMORIES]
+    cases = [("5190", 12), ("20931", 25), ("order 4812", 13), ("What does she drink in the morning?", 14),
+             ("What was the old storage engine?", 18), ("How much money can we spend on servers?", 28)]
+    ranks = []
+    for embedder in (default_embedder(), s02.OrderAwareEmbedder()):
+        matrix = embedder.embed(texts)
+        ranks.append([list(np.argsort(-(matrix @ embedder.embed([q])[0]), kind="stable")).index(a) + 1
+                      for q, a in cases])
+    assert ranks == [[4, 4, 2, 1, 1, 1], [1, 1, 1, 1, 2, 1]]
