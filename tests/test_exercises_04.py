@@ -230,3 +230,20 @@ def test_moving_an_id_up_a_ranking_never_lowers_its_score(rankings, data):
     item = data.draw(st.sampled_from(ranking))
     lifted = [[item] + [i for i in r if i != item] if r is ranking else r for r in rankings]
     assert dict(rrf(lifted))[item] >= dict(rrf(rankings))[item] - 1e-12
+
+
+def test_with_the_solutions_in_place_every_check_passes_and_the_table_shows_the_learners_memory():
+    import re
+
+    from solved_lessons import run_solved
+
+    text = run_solved("04_hybrid_search", {
+        "rrf": "from aria_kit.solutions.lesson04 import rrf",
+        "MyHybridMemory": "from aria_kit.solutions.lesson04 import MyHybridMemory",
+        "ScoreFusionMemory": "from aria_kit.exercises.lesson04 import check_score_fusion\n"
+                             "from aria_kit.solutions.lesson04 import ScoreFusionMemory\n"
+                             "stretch_done = check_score_fusion(ScoreFusionMemory)",
+    })
+    verdicts = re.findall(r"^([✓✗○]) (?:Exercise|Stretch)", text, flags=re.M)
+    assert verdicts == ["✓", "✓", "✓"], verdicts
+    assert "(finish 04.2)" not in text and "mem_0031      " in text
