@@ -58,11 +58,11 @@ QUIZ = Quiz("Lesson 00", [
         {"a": "The model chose three memories to read.",
          "b": "Before asking the model, the agent searched memory for the message and put the top three in "
               "the system prompt.",
-         "c": "The three memories were deleted.",
-         "d": "The calculator tool ran three times."},
+         "c": "Those are the three memories the answer will quote.",
+         "d": "Those are the memories stored during this turn."},
         "b", "every turn starts by recalling the top memories for the message (lesson 08 takes a turn apart).",
         {"a": "recall happens before the model is called; the model asks for more with the memory_search tool.",
-         "c": "nothing is deleted during a turn unless a tool is asked to.",
-         "d": "tool runs appear as 'tool' rows; recall is not a tool call."},
+         "c": "recall only gives the model candidates; this answer quoted what memory_search returned, mem_0007 alone.",
+         "d": "a memory is stored only when the model calls memory_store, which would show as a 'tool' row."},
         kind="explain"),
 ])

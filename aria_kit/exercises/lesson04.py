@@ -198,11 +198,11 @@ QUIZ = Quiz("Lesson 04", [
     Question(
         "A memory is 1st in the vector ranking and absent from the keyword ranking (it shares no word with the "
         "query). With RRF and k = 60, what is its fused score?",
-        {"a": "1/61, about 0.0164", "b": "1/61 + 1/(60 + number of memories)", "c": "1/61 + 0.5",
+        {"a": "1/61, about 0.0164", "b": "1/61 + 1/(60 + number of memories)", "c": "1/122: the average of 1/61 and nothing",
          "d": "1.0: first place in a ranking earns full marks"},
         "a", "a ranking that lacks a memory adds nothing for it: 1/(60 + 1) from the vector ranking only.",
         {"b": "that would rank it last in the keyword list; HybridMemory gives no keyword credit at all.",
-         "c": "RRF never uses raw scores, and absent means no contribution.",
+         "c": "RRF adds the rankings' contributions, it does not average them: absent adds 0, so the sum is 1/61.",
          "d": "scores are sums of 1/(k + rank); with k = 60 no single ranking gives more than 1/61."},
         kind="predict"),
     Question(
