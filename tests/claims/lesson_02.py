@@ -74,7 +74,19 @@ def _unit_table() -> list[str]:
     return [line for line in LESSON.output("raw = np.array([[3.0, 4.0]").splitlines() if line.startswith("[")]
 
 
+def _spec_examples() -> bool:
+    from aria_kit.solutions.lesson02 import to_unit_length
+
+    assert np.allclose(to_unit_length(np.array([[3.0, 4.0]])), [[0.6, 0.8]])
+    assert np.allclose(to_unit_length(np.array([[0.5, 0], [-2, 2]])), [[1, 0], [-0.7071, 0.7071]], atol=1e-4)
+    examples = [([3, 4], [6, 8], 1.0), ([1, 0], [0, 2], 0.0), ([3, 4], [4, 3], 0.96)]
+    assert all(abs(_cosine_of(np.array(a, float), np.array(b, float)) - want) < 1e-12 for a, b, want in examples)
+    return True
+
+
 CLAIMS = [
+    Claim("`[[3, 4]]` becomes `[[0.6, 0.8]]`", _spec_examples),
+    Claim("`cosine([3, 4], [6, 8])` is `1.0`", _spec_examples),
     Claim("a learned vector of 256 numbers", lambda: "(3, 256)" in LESSON.output("vectors = embedder.embed(texts)")),
     Claim("stores about 20,000 short memories a second", _ingest_rate),
     Claim("on three small vectors", lambda: len(_unit_table()) == 3),

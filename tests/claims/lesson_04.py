@@ -75,6 +75,8 @@ def _package_top5() -> list[list[str]]:
 
 
 CLAIMS = [
+    Claim("lists `c`, then `a`, then `b`", lambda: [i for i, _ in solved.rrf([["a", "b", "c"], ["c"]])] == ["c", "a", "b"]
+          and solved.rrf([["x"]], k=0) == [("x", 1.0)] and solved.rrf([]) == []),
     Claim("build `MyHybridMemory`", lambda: 30 <= len([l for l in inspect.getsource(solved.MyHybridMemory).splitlines()
                                                        if l.strip() and not l.strip().startswith("#")]) <= 50),
     Claim("Now the whole memory, in about 40 lines.", lambda: 30 <= len(
