@@ -66,7 +66,17 @@ def _four_tools() -> bool:
     return len(default_tools(HybridMemory())) == 4
 
 
+def _spec_example() -> bool:
+    from aria_kit.solutions.lesson01 import MyMemory
+
+    memory = MyMemory()
+    memory.store("Alice likes Rust.")
+    memory.store("Bob likes Go.")
+    return [hit.id for hit in memory.search("Who likes Rust?")] == ["mem_0001", "mem_0002"]
+
+
 CLAIMS = [
+    Claim("gives `mem_0001` (two shared words)", _spec_example),
     # What the kit's memories put in a hit's score: the default fusion (issue 20).
     Claim("The kit's own memories put a", names_the_default_search(LESSON, "The kit's own memories put a")),
     Claim("- read the four contracts", _four_contracts),
