@@ -117,6 +117,11 @@ class _IgnoresTopK(s01.MyMemory):
         return super().search(query, top_k=100)
 
 
+class _ListAllByText(s01.MyMemory):
+    def list_all(self):
+        return sorted(self.records, key=lambda r: r.text)  # oldest first only while texts happen to sort that way
+
+
 class _Abstract(MemoryBackend):
     def store(self, text, metadata=None):
         return "mem_0001"
@@ -150,6 +155,7 @@ WRONG = [
     (lesson01.check_memory_backend, _NoDefaultCategory, "'category': 'general'"),
     (lesson01.check_memory_backend, _IgnoresTopK, "at most top_k"),
     (lesson01.check_memory_backend, _Abstract, "lacks delete, list_all, search"),
+    (lesson01.check_memory_backend, _ListAllByText, "list_all gives"),
     (lesson01.check_bounded_memory, _KeepsNoCapacity, "three newest should remain"),
     (lesson01.check_bounded_memory, _ForgetsNewest, "three newest should remain"),
     (lesson01.check_bounded_memory, _NoCapacityCheck, "should raise ValueError"),

@@ -6,7 +6,8 @@ never reused after a delete, a ``"general"`` category when none is given, stored
 metadata that the caller cannot change afterwards, ``list_all`` oldest first as a
 fresh list, ``delete`` answering True/False instead of raising, and ``search``
 ranking by shared words with ties going to the *newest* memory (the opposite of the
-lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy.
+lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy; then,
+as a property, seeded random store/delete histories (shortest first) against a plain list.
 ``check_bounded_memory(BoundedMemory)`` checks the stretch task: a wrapper that keeps at
 most ``capacity`` memories of any backend by forgetting the oldest. Both print a
 verdict and never raise.
@@ -14,6 +15,7 @@ verdict and never raise.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 
@@ -92,6 +94,35 @@ def _memory_backend_test(cls: type) -> None:
     assert memory.search("quantum chromodynamics") == [], "a query sharing no word with any memory should find nothing"
     memory.delete("mem_0005")
     assert "mem_0005" not in [h.id for h in memory.search("Dave likes Rust")], "a deleted memory was still found"
+    _random_histories(cls)
+
+
+def _random_histories(cls: type) -> None:
+    """The contract as a property: over seeded random store/delete histories, shortest first, the memory
+    agrees with a plain list of (id, text) that never reuses a number. The first history that breaks it is
+    reported, so the learner sees the smallest one."""
+    rng = random.Random(1)
+    for length in range(1, 25):
+        memory, model, issued, steps = _create(cls), [], 0, []
+        for _ in range(length):
+            if model and rng.random() < 0.4:
+                victim = rng.choice(model + [("mem_9999", "")])[0]
+                steps.append(f"delete({victim!r})")
+                existed = any(memory_id == victim for memory_id, _ in model)
+                answer = memory.delete(victim)
+                assert answer is existed, f"after {'; '.join(steps)}: delete returned {answer!r}, expected {existed}"
+                model = [(i, t) for i, t in model if i != victim]
+            else:
+                text = f"note {issued + 1} about {rng.choice(['Rust', 'Go', 'Zig'])}"
+                steps.append(f"store({text!r})")
+                issued += 1
+                got = memory.store(text)
+                assert got == f"mem_{issued:04d}", (f"after {'; '.join(steps)}: store returned {got!r}, expected "
+                                                    f"'mem_{issued:04d}' (one more than any id ever handed out)")
+                model.append((got, text))
+            live = [(r.id, r.text) for r in memory.list_all()]
+            assert live == model, (f"after {'; '.join(steps)}: list_all gives {live}, expected {model} "
+                                   "(the live memories, oldest first)")
 
 
 class _ListMemory(MemoryBackend):
