@@ -151,9 +151,14 @@ def plot_rank_shift(
             ax.scatter(x, y, marker=MARKERS[column], s=90 if answer else 60, color=colour,
                        edgecolors="black" if answer else colour, zorder=5)
             if y != no_match:  # the real rank, beside its marker: left of the vector column, right elsewhere
+                # Lines leave the fused column on both sides, so a bare label there is crossed by them
+                # (16/17/18 unreadable, one hidden under the answer's thick line at k = 1): each label
+                # gets an opaque box drawn above every line.
                 ax.annotate(str(y), (x, y), xytext=(-9 if x == 0 else 9, 0), textcoords="offset points",
                             ha="right" if x == 0 else "left", va="center", fontsize=8, color=colour,
-                            fontweight="bold" if answer else "normal")
+                            fontweight="bold" if answer else "normal", zorder=6,
+                            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                                  "alpha": 0.9})
     ax.set_xticks(range(3), [LABELS[c] for c in COLUMNS])
     ticks = sorted({1, *range(5, depth + 1, 5), depth}) if depth > 12 else list(range(1, depth + 1))
     ax.set_yticks([*ticks, no_match], [*map(str, ticks), "no match"])
