@@ -19,9 +19,10 @@ from toy_memory import ToyMemory
 FLOOD = 3_000
 
 
-def flood_reply(n: int = FLOOD) -> AssistantMessage:
+def flood_reply(n: int = FLOOD, first: int = 0) -> AssistantMessage:
+    # Distinct facts: memory_store answers an exact repeat with the id it already has and stores nothing.
     return AssistantMessage(tool_calls=tuple(
-        ToolCall(f"call_{i}", "memory_store", f'{{"text": "fact number {i}"}}') for i in range(n)))
+        ToolCall(f"call_{i}", "memory_store", f'{{"text": "fact number {i}"}}') for i in range(first, first + n)))
 
 
 def tool_messages(request):
@@ -49,7 +50,7 @@ def test_a_reply_of_3000_calls_runs_only_the_per_reply_limit_and_answers_every_c
 
 def test_the_per_turn_limit_spans_rounds():
     memory = ToyMemory()
-    script = [flood_reply(4)] * 3 + [say("done")]
+    script = [flood_reply(4, first=0), flood_reply(4, first=4), flood_reply(4, first=8), say("done")]
     llm = ScriptedProvider(script)
     agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory), max_tool_calls_per_reply=4,
                             max_tool_calls_per_turn=6)
