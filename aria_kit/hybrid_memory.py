@@ -83,7 +83,8 @@ class HybridMemory(MemoryBackend):
         self.stopwords = frozenset(stopwords)  # dropped from queries only, so the index never depends on them
         self._stemming = bool(stemming)  # the BM25 index holds stems; rebuilt from the texts on every load
         if isinstance(thread_window, bool) or not isinstance(thread_window, int) or thread_window < 0:
-            raise ValueError(f"thread_window must be a whole number >= 0 (0: no thread context), got {thread_window!r}")
+            raise ValueError(f"thread_window must be a whole number >= 0 (0: no thread context), "
+                             f"got {thread_window!r}")
         self.thread_window = thread_window  # like stemming: how the index is built, so fixed for this object
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
@@ -92,7 +93,8 @@ class HybridMemory(MemoryBackend):
         self._sync()
 
     def _reset(self) -> None:
-        self._memories = MemoryRows(self.dim, self._stemming, self.thread_window)  # every memory this copy holds (memory_rows.py)
+        # every memory this copy holds (memory_rows.py)
+        self._memories = MemoryRows(self.dim, self._stemming, self.thread_window)
         self._deletes_seen: int | None = None  # the file's delete counter when we last loaded
 
     # ------------------------------------------------------------ writing

@@ -52,7 +52,7 @@ class MemoryRows:
         self.bm25 = BM25Index()  # slot = slots[row]
         self.slots = np.zeros(16, dtype=np.int64)  # row -> its BM25 slot
         self.moved = False  # whether some row's slot is not its row (a thread turn was indexed again)
-        self.threads = ThreadOrder(thread_window, self._is_current) if thread_window > 0 else None
+        self.threads = ThreadOrder(thread_window) if thread_window > 0 else None
 
     def append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray,
                links: Sequence[Links] | None = None) -> None:
@@ -85,9 +85,11 @@ class MemoryRows:
         slots = self.bm25.add_many(tokens)
         self.slots[start:stop] = slots
         self.moved = self.moved or slots.start != start
-        if placed:
+        if placed:  # the turns stored before this batch that have new neighbours now
+            firsts = {self.threads.place[seq][0]: seq for seq in reversed(placed)}  # each thread's first new turn
+            moved = [seq for seq in placed if self.threads.place[seq][1] != seq]  # new versions of older turns
             fresh = set(seqs)
-            self._reindex({seq for new in placed for seq in self.threads.around(new)} - fresh)
+            self._reindex({seq for new in [*firsts.values(), *moved] for seq in self.threads.around(new)} - fresh)
 
     def remove(self, row: int) -> None:
         """Take the memory in ``row`` out, splicing its chain of versions as the file does."""
@@ -101,6 +103,8 @@ class MemoryRows:
             self.set_links(before, (superseded_by, at if superseded_by else None, its_supersedes))
             if superseded_by is None and self.row_of(before) is not None:
                 self.current[self.row_of(before)] = True
+                if self.threads is not None:
+                    self.threads.history.discard(before)
         if after in self.links:
             its_superseded_by, at, _ = self.links[after]
             self.set_links(after, (its_superseded_by, at, supersedes))
@@ -137,16 +141,13 @@ class MemoryRows:
         self.set_links(seq, (successor, at, self.links.get(seq, NO_LINKS)[2]))
         self.current[self.row_of(seq)] = False
         if self.threads is not None and seq in self.threads.place:  # its successor (if any yet) speaks for it now
+            self.threads.history.add(seq)
             self._reindex(set(self.threads.around(seq)))
 
     def bm25_scores(self, query_tokens: Sequence[str]) -> np.ndarray:
         """BM25 score of every row in use for ``query_tokens`` (0 for dead rows)."""
         scores = self.bm25.scores(query_tokens)
         return scores[self.slots[: self.used]] if self.moved else scores
-
-    def _is_current(self, seq: int) -> bool:
-        row = self.row_of(seq)
-        return row is not None and bool(self.current[row])
 
     def _place(self, seqs: Sequence[int], metadata: list[Metadata], links: Sequence[Links] | None) -> list[int]:
         """Put the new thread memories among ``seqs`` in their threads; return their numbers."""
@@ -155,6 +156,8 @@ class MemoryRows:
             thread = thread_of(item)
             if thread is not None:
                 self.threads.add(seq, thread, seq_of(item_links[2]) if item_links[2] else None)
+                if item_links[0] is not None:  # stored already superseded (a reload): history
+                    self.threads.history.add(seq)
                 placed.append(seq)
         return placed
 

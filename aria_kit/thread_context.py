@@ -16,10 +16,10 @@ Not here: tokens, BM25, files. ``THREAD_WINDOW`` was chosen on chitchat_turns' d
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
-THREAD_WINDOW = 1  # turns on each side whose words join a turn's keyword side (0 turns the context off)
+THREAD_WINDOW = 3  # turns on each side whose words join a turn's keyword side (0 turns the context off)
 
 
 def thread_of(metadata: Mapping[str, Any]) -> Hashable | None:
@@ -31,12 +31,13 @@ class ThreadOrder:
     """Where each thread memory stands in its thread: ``place[seq] = (thread, key)``, keys in turn order.
 
     A key is the number of the memory that first took the place; later versions of that turn
-    (supersedes in the same thread) share it. ``is_current(seq)`` tells current memories from history.
+    (supersedes in the same thread) share it. ``history`` holds the placed memories that are
+    superseded (kept up to date by ``MemoryRows``, a set lookup where a row search would cost more).
     """
 
-    def __init__(self, window: int, is_current: Callable[[int], bool]) -> None:
+    def __init__(self, window: int) -> None:
         self.window = window
-        self.is_current = is_current
+        self.history: set[int] = set()  # placed memories that are not current
         self.place: dict[int, tuple[Hashable, int]] = {}  # seq -> (thread, key)
         self._keys: dict[Hashable, list[int]] = {}  # thread -> its keys, ascending
         self._versions: dict[tuple[Hashable, int], list[int]] = {}  # (thread, key) -> live seqs there, ascending
@@ -54,6 +55,7 @@ class ThreadOrder:
     def drop(self, seq: int) -> None:
         """Forget memory ``seq`` (deleted)."""
         thread, key = self.place.pop(seq)
+        self.history.discard(seq)
         versions = self._versions[thread, key]
         versions.remove(seq)
         if not versions:
@@ -65,7 +67,10 @@ class ThreadOrder:
 
     def _voice(self, thread: Hashable, key: int) -> int | None:
         """The version that speaks for a place: its newest current memory (``None`` if all are history)."""
-        return next((seq for seq in reversed(self._versions[thread, key]) if self.is_current(seq)), None)
+        versions = self._versions[thread, key]
+        if versions[-1] not in self.history:  # the usual case: the newest version is current
+            return versions[-1]
+        return next((seq for seq in reversed(versions) if seq not in self.history), None)
 
     def _sides(self, seq: int) -> tuple[Hashable, list[int], int]:
         thread, key = self.place[seq]

@@ -27,7 +27,8 @@ def test_the_cut_reproduces_the_shipped_turns_of_the_fixture_sessions(fixture_cu
     by_text = {row["text"]: row for row in _jsonl(DATA_DIR / "chitchat_turns" / "queries.jsonl")}
     assert queries  # merged over all sessions upstream, so the fixture's labels are a subset of the shipped ones
     for row in queries:
-        assert set(row["relevant"]) <= set(by_text[row["text"]]["relevant"]) and row["split"] == by_text[row["text"]]["split"]
+        shipped_row = by_text[row["text"]]
+        assert set(row["relevant"]) <= set(shipped_row["relevant"]) and row["split"] == shipped_row["split"]
 
 
 def test_one_memory_per_user_turn_in_turn_order_and_no_partner_turn(fixture_cut) -> None:

@@ -155,3 +155,17 @@ def test_memories_without_a_thread_rank_exactly_as_before(embedder) -> None:
 def test_thread_window_must_be_a_whole_number(embedder) -> None:
     with pytest.raises(ValueError, match="thread_window"):
         HybridMemory(embedder, thread_window=-1)
+
+
+def test_evaluate_thread_context_differs_only_in_the_window(embedder, monkeypatch) -> None:
+    from aria_kit.datasets import Document, LabelledQuery, LabelledSet
+    from aria_kit.thread_evaluation import evaluate_thread_context
+
+    monkeypatch.setattr("aria_kit.hybrid_memory.default_embedder", lambda: embedder)
+    documents = tuple(Document(f"t{i}", text, {"thread": "s1"}) for i, text in enumerate(TURNS))
+    documents += tuple(Document(f"n{i}", f"an unrelated note about lunch number {i}") for i in range(20))
+    query = LabelledQuery("q1", "Which cache for the API gateway?", ("t1",), "dev")
+    runs = evaluate_thread_context(LabelledSet("tiny", documents, {"dev": (query,), "heldout": ()}), window=1)
+    with_context, without = runs["with thread context"], runs["without thread context"]
+    assert with_context.rankings["vector"] == without.rankings["vector"]  # the vector side is untouched
+    assert "t1" in with_context.rankings["keyword"][0] and "t1" not in without.rankings["keyword"][0]
