@@ -63,7 +63,7 @@ def test_fact_default_keeps_its_measured_gain_over_the_seed() -> None:
 # The kit default's held-out capped recall@5 and its session-resampled 95% interval, measured 2026-12-01
 # (benchmarks/bench_quality.py) before and after thread context and capped recall landed: a later default may
 # move within its interval, not below it.
-TODAY = {"chitchat": (0.130, 0.076), "chitchat_turns": (0.075, 0.028), "fanoutqa": (0.532, 0.481)}
+TODAY = {"chitchat": (0.130, 0.076), "chitchat_turns": (0.110, 0.055), "fanoutqa": (0.532, 0.481)}
 
 
 @functools.cache
