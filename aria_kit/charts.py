@@ -269,7 +269,7 @@ def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]],
         left.text(1.02, y, f"{result['ties']} tied", va="center", fontsize=8, transform=left.get_yaxis_transform())
     left.axvline(0, color="grey", linewidth=0.8)
     left.set_xlim(-1.25 * reach, 1.25 * reach)
-    left.set_xlabel(f"queries where {metric} differs (losses ← → wins)")
+    left.set_xlabel(f"questions where {metric} differs\n(losses ← → wins)")
     left.set_ylabel("comparison (first vs second)")
     left.set_yticks(list(ys), [label for label, _ in comparisons])
     left.set_ylim(len(comparisons) - 0.5, -0.5)
@@ -280,7 +280,7 @@ def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]],
     highs = [result["high"] - result["difference"] for _, result in comparisons]
     right.errorbar(diffs, list(ys), xerr=[lows, highs], fmt="o", color="black", capsize=4)
     right.axvline(0, color="grey", linewidth=0.8)
-    right.set_xlabel(f"mean difference in {metric}, with 95% bootstrap interval")
+    right.set_xlabel(f"mean difference in {metric}\n(95% bootstrap interval)")
     right.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Paired comparison per query ({metric})")
     fig.tight_layout()

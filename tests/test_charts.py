@@ -239,6 +239,8 @@ def test_the_wins_losses_legend_covers_no_count():
     counts = [text for text in left.texts if text.get_text().isdigit()]
     assert len(counts) == 2 * len(comparisons)
     assert not [t.get_text() for t in counts if legend.overlaps(t.get_window_extent(renderer))]
+    labels = [axes.xaxis.label.get_window_extent(renderer) for axes in fig.axes]
+    assert not labels[0].overlaps(labels[1]), "the two x-axis labels run into each other"
 
 
 def test_idf_and_similarity_charts_plot_their_data_with_titles_and_labels():
