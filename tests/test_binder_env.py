@@ -237,3 +237,10 @@ def test_every_notebook_runs_offline_in_the_binder_environment(binder, tmp_path)
                         f"requirements.txt (the one list binder/ installs)" if missing else "")
                 failures.append(f"{nb.relative_to(repo)}: cell {cell}: {ename}: {evalue}{hint}")
     assert not failures, "notebooks that fail on Binder:\n" + "\n".join(failures)
+
+
+def test_postbuild_copies_only_files_the_repository_has_into_the_environment_prefix():
+    # The news pop-up and the CDN-free Voilà page on Binder come from the same files as `make lessons` / `make app`.
+    copies = re.findall(r"^cp (?:-r )?(\S+) \"\$prefix/", (BINDER / "postBuild").read_text(), re.M)
+    assert copies and all((ROOT / source).exists() for source in copies), copies
+    assert "$HOME" not in (BINDER / "postBuild").read_text() and "--config-dir" not in (BINDER / "postBuild").read_text()
