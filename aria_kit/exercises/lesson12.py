@@ -22,6 +22,7 @@ from typing import Any
 from aria_kit.bm25 import BM25Index
 from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
@@ -67,15 +68,37 @@ def _corpus(tf: int, doc_len: int, total: int, documents: int) -> BM25Index:
     return index
 
 
+K1, B = 1.5, 0.75  # the kit's BM25 constants
+
+# Typical wrong answers, each with the idea it misses: a weight that matches one of these gets its hint.
+_MISTAKES = [
+    (lambda tf, n, avg: tf / (tf + K1 * (1 - B + B * n / avg)),
+     "the numerator lacks (k1 + 1): the weight of one occurrence in an average-length memory should be 1"),
+    (lambda tf, n, avg: tf * (K1 + 1) / (tf + K1 * (1 - B + B * avg / n)),
+     "the length ratio is upside down: a longer memory should weigh less, so divide doc_len by avgdl"),
+    (lambda tf, n, avg: tf * (K1 + 1) / (1 + K1 * (1 - B + B * n / avg)),
+     "tf is missing from the denominator, so nothing saturates: a word's 10th occurrence counts like its 1st"),
+    (lambda tf, n, avg: tf * (K1 + 1) / (tf + K1 * (1 - B + B * n / 10.0)),
+     "it ignores the avgdl you pass and always uses 10"),
+]
+
+
 def _bm25_weight_test(bm25_weight: Callable[..., float]) -> None:
-    for tf, doc_len, total, documents in WEIGHT_CASES:
+    for tf, doc_len, total, documents in WEIGHT_CASES:  # the simplest case first: an average-length memory
         avgdl = total / documents
         index = _corpus(tf, doc_len, total, documents)
         expected = float(index.scores(["x"])[0]) / index.idf("x")
         got = float(bm25_weight(tf, doc_len, avgdl))  # a stub raises NotImplementedError here
-        assert abs(got - expected) < 1e-9, (
-            f"bm25_weight(tf={tf}, doc_len={doc_len}, avgdl={avgdl:.4f}) should be {expected:.4f}, got {got:.4f} "
-            "(weight = tf·(k1 + 1) / (tf + k1·(1 − b + b·doc_len/avgdl)) with k1 = 1.5, b = 0.75)")
+        if abs(got - expected) < 1e-9:
+            continue
+        hint = next((why for mistake, why in _MISTAKES if abs(mistake(tf, doc_len, avgdl) - got) < 1e-9),
+                    "BM25's score for one query word, divided by that word's IDF, is the weight")
+        raise AssertionError(f"bm25_weight(tf={tf}, doc_len={doc_len}, avgdl={avgdl:.4f}) should be {expected:.4f} "
+                             f"(BM25Index's score ÷ IDF), got {got:.4f}: {hint}")
+    heavy = float(bm25_weight(1000, 10, 10.0))
+    assert heavy < K1 + 1, f"bm25_weight(1000, 10, 10.0) is {heavy:.4f}: a weight saturates below k1 + 1 = 2.5"
+    assert float(bm25_weight(1, 20, 10.0)) < float(bm25_weight(1, 5, 10.0)), (
+        "bm25_weight(1, 20, 10.0) should be less than bm25_weight(1, 5, 10.0): a longer memory weighs less")
 
 
 def check_to_point_id(to_point_id: Callable[[Any], int | None]) -> bool:
@@ -109,6 +132,17 @@ def check_top3_agreement(top3_agreement: Callable[..., int]) -> bool:
     """Check stretch 12: ``top3_agreement(a, b, queries)``, the top-3 places where both memories agree."""
     return check("Stretch 12 (top-3 agreement)", lambda: _agreement_test(top3_agreement), SOLUTION)
 
+
+EXERCISES = [
+    Exercise("12.1", designs="a memory-id → point-id conversion that is one-to-one and refuses every id the kit "
+             "never writes", kind="specification", minutes=10, solution=("to_point_id",)),
+    Exercise("12.2", designs="the collection-independent part of BM25 that a sparse vector can store, from its "
+             "properties (weight 1 at average length, saturation, length penalty)", kind="specification",
+             minutes=15, solution=("bm25_weight",)),
+    Exercise("Stretch 12", designs="a top-3 agreement measure, and which of the default's three settings moves "
+             "the top 3 away from Qdrant", kind="stretch", minutes=30,
+             solution=("top3_agreement", "stretch_agreement_table")),
+]
 
 QUIZ = Quiz("Lesson 12", [
     Question(
