@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Literal, Optional
 
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Tool
 from aria_kit.schemas import schema_from_function, validate_arguments
@@ -230,6 +231,17 @@ def check_stretch_schema(derive_schema: Callable[[Callable[..., Any]], dict[str,
     return check("Stretch 06 (lists and optional values)", lambda: _stretch_test(derive_schema), SOLUTION)
 
 
+EXERCISES = [
+    Exercise("06.1", designs="a schema derivation from a signature: types, defaults, docstring descriptions, and a "
+             "refusal to guess a missing hint", kind="specification", minutes=25, solution=("derive_schema",)),
+    Exercise("06.2", designs="an argument validator that reports every problem at once, with true not an integer",
+             kind="design", minutes=20, solution=("check_arguments",)),
+    Exercise("06.3", designs="a word_count tool whose schema comes from its own signature (the lesson's recipe)",
+             kind="warm-up", minutes=10, solution=("WordCountTool",)),
+    Exercise("Stretch 06", designs="list[X], X | None and Optional[X] in the schema derivation", kind="stretch",
+             minutes=25, solution=("derive_schema_plus",)),
+]
+
 QUIZ = Quiz("Lesson 06", [
     Question(
         "A tool's `run(self, query: str, top_k: int = 3)` has no docstring. What does the model learn about `top_k`?",
@@ -239,7 +251,7 @@ QUIZ = Quiz("Lesson 06", [
         "b",
         "the signature alone gives the type, the default and so 'not required'; only descriptions need the docstring.",
         {"a": "every typed parameter is in the schema; the docstring only adds descriptions.",
-         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}),
+         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}, kind="predict"),
     Question(
         "The model sends `{\"query\": \"order 4821\", \"top_k\": true}` to memory_search. What happens?",
         {"a": "top_k is read as 1, because in Python True == 1",
@@ -249,7 +261,7 @@ QUIZ = Quiz("Lesson 06", [
         "JSON true is a boolean, not an integer; validation refuses it before run, and the model can fix its call.",
         {"a": "that is exactly the mistake a validator must not make: isinstance(True, int) is true in Python, "
               "so the check has to rule bool out explicitly.",
-         "b": "invoke validates first and answers with text; a bad argument never reaches run."}),
+         "b": "invoke validates first and answers with text; a bad argument never reaches run."}, kind="predict"),
     Question(
         "Why does the kit refuse `().__class__.__base__.__subclasses__()` instead of running it with empty builtins?",
         {"a": "Empty builtins hide names, not objects: the expression walks from a tuple to every loaded class",
@@ -258,7 +270,7 @@ QUIZ = Quiz("Lesson 06", [
         "a",
         "`eval` with no builtins is not a sandbox; the calculator parses the text and allows a short whitelist.",
         {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
-         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}),
+         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain"),
     Question(
         "memory_search's schema says `top_k` is an integer, but `run` itself refuses 50. Why not only the schema?",
         {"a": "The schema is wrong and should be fixed",
@@ -268,5 +280,5 @@ QUIZ = Quiz("Lesson 06", [
         "the schema catches what it can express; the tool checks the rest, and both reply with text the model can act on.",
         {"a": "the schema is right about the type; it simply cannot say '1 to 10' because the derivation does not "
               "read ranges from a signature.",
-         "c": "models do send them (the lesson's table shows one); every argument is untrusted."}),
+         "c": "models do send them (the lesson's table shows one); every argument is untrusted."}, kind="explain"),
 ])

@@ -150,14 +150,15 @@ QUIZ = Quiz("Lesson 12", [
         {"a": "Because RRF with k = 60 is the kit's default fusion",
          "b": "So both fuse by RRF and count every query word as written: what differs comes from the engine",
          "c": "Because QdrantMemory cannot store memories that contain stop words",
-         "d": "Because convex fusion only works on small memories"},
+         "d": "So that both sides use the same embedding model"},
         "b",
         "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word as written; HybridMemory() "
         "uses convex fusion, drops query stop words and matches stems, which would mix three differences into one "
         "comparison.",
         {"a": "Since lesson 05 the default is convex fusion (weight 0.5 on cosine), chosen by measurement.",
          "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
-         "d": "Convex fusion runs at any size; Qdrant's engine just does not offer it (RRF and DBSF only)."}),
+         "d": "every set-up embeds with the same 256-d wordllama model; fusion, stop words and stems are what "
+              "differ between HybridMemory() and QdrantMemory."}, kind="explain"),
     Question(
         "What does the bm25 sparse vector of a point store for each word of the memory?",
         {"a": "The word's full BM25 score, IDF included", "b": "How many times the word occurs, nothing else",
@@ -168,7 +169,7 @@ QUIZ = Quiz("Lesson 12", [
         "applies it when a query arrives.",
         {"a": "Then every stored vector would need rewriting each time a memory is added.",
          "b": "That is the query's sparse vector; a memory's holds the weight, which also depends on its length.",
-         "d": "The checksum gives the entry's position (its index), not its value."}),
+         "d": "The checksum gives the entry's position (its index), not its value."}, kind="recall"),
     Question(
         "Why does QdrantMemory ask Qdrant for RRF with k = 61 when the kit uses k = 60?",
         {"a": "Qdrant counts positions from 0, the kit ranks from 1: 1/(61 + 0) = 1/(60 + 1)",
@@ -178,7 +179,7 @@ QUIZ = Quiz("Lesson 12", [
         "The first place earns the same 1/61 on both backends, so equal ranks give equal fused scores.",
         {"b": "k shifts every score alike; it cannot change the order of two memories with the same ranks.",
          "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
-         "d": "k changes the arithmetic, not the amount of work."}),
+         "d": "k changes the arithmetic, not the amount of work."}, kind="explain"),
     Question(
         "Two memories tie exactly on BM25 for a query. Which one gets the better keyword rank on each backend?",
         {"a": "The older one, on both backends",
@@ -190,5 +191,5 @@ QUIZ = Quiz("Lesson 12", [
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}),
+         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict"),
 ])
