@@ -38,8 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import zmq
 from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -59,7 +61,9 @@ def execute(path: Path) -> None:
     committed = nbformat.read(path, as_version=4)
     for variable in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         os.environ.pop(variable, None)  # the kernel inherits this process's environment
-    NotebookClient(notebook, timeout=CELL_TIMEOUT_S, record_timing=False,
+    # Curve-encrypted kernel sockets where pyzmq has them: the kernel then has no plain-TCP warning to print.
+    sockets = Config({"KernelManager": {"transport_encryption": "auto" if zmq.has("curve") else "disabled"}})
+    NotebookClient(notebook, config=sockets, timeout=CELL_TIMEOUT_S, record_timing=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     normalise(notebook, path.name)
     _keep_live_timing_pictures(notebook, committed)
