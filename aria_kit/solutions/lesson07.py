@@ -51,9 +51,12 @@ BAD = ["From memory: Alice's favourite programming language is Rust.",
 
 
 def breaks_rule(reply: str) -> bool:
-    """True when ``reply`` answers from memory without a bracketed memory id: the check for ``RULE`` above.
+    """True when ``reply`` answers from memory without a bracketed memory id.
 
-    ``GOOD`` and ``BAD`` are the replies it must tell apart; the second bad one cites an id, but not as the rule asks.
+    The rule (``RULE``): "When you answer from memory, cite the id of each memory you used in brackets, like
+    [mem_0003]." It must pass "From memory: Alice's favourite programming language is Rust. [mem_0001]" and
+    "22 * 6.5 = 143." (not from memory), and catch the same fact without its id and "…(see mem_0005)", which
+    cites an id but not as the rule asks (``GOOD`` and ``BAD`` in aria_kit/solutions/lesson07.py).
     """
     from_memory = re.search(r"\bfrom memory\b", reply, flags=re.IGNORECASE)
     return bool(from_memory) and not re.search(r"\[mem_\d{4,}\]", reply)
