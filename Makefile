@@ -37,7 +37,7 @@ setup: $(STAMP) ## create .venv with the pinned dependencies (once; again when a
 # the URL to open.
 lessons: setup ## open JupyterLab on lesson 00 (http://127.0.0.1:8888, this machine only)
 	@# Signed for this user, so opening a lesson prints no "not trusted" warning and its outputs show as committed.
-	@$(JUPYTER) trust $(LAB_ROOT)/notebooks/*.ipynb >/dev/null
+	-@$(JUPYTER) trust $(wildcard $(LAB_ROOT)/notebooks/*.ipynb) >/dev/null
 	JUPYTER_CONFIG_PATH="$(JUPYTER_CONFIG)" $(JUPYTER) lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir="$(LAB_ROOT)" \
 		--LabApp.default_url=/lab/tree/$(LESSON) $(ALLOW_ROOT) $(LAB_FLAGS)
 

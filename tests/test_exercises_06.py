@@ -228,3 +228,25 @@ def test_word_count_check_rejects_a_tool_with_another_name(capsys):
     renamed = type("Renamed", (WordCountTool,), {"name": "count_words"})
     assert lesson06.check_word_count_tool(renamed) is False
     assert "word_count" in capsys.readouterr().out
+
+
+def _array_without_items(fn):  # says "a list", but not of what: the model cannot know to send strings
+    schema = derive_schema_plus(fn)
+    for spec in schema["properties"].values():
+        spec.pop("items", None)
+    return schema
+
+
+def _optional_as_null_union(fn):  # JSON-schema's other spelling; the kit's derivation leaves None to the default
+    schema = derive_schema_plus(fn)
+    for name, spec in schema["properties"].items():
+        if name not in schema["required"] and spec.get("default", "") is None:
+            spec["type"] = [spec["type"], "null"]
+    return schema
+
+
+@pytest.mark.parametrize("wrong", [_array_without_items, _optional_as_null_union])
+def test_stretch_schema_check_rejects_a_plausible_extension_and_names_the_parameter(wrong, capsys):
+    assert lesson06.check_stretch_schema(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and "tags_and_limit" in out, out
