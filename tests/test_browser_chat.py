@@ -88,6 +88,7 @@ def voila_url(tmp_path: Path) -> Iterator[str]:
     try:
         _wait_for_port(port, process, log)
         yield f"http://127.0.0.1:{port}/"
+        running = log.read_text()  # what a newcomer sees in the terminal, up to the end of the chat
     finally:
         os.killpg(process.pid, signal.SIGTERM)  # Voilà shuts its kernels down on SIGTERM
         try:
@@ -96,6 +97,8 @@ def voila_url(tmp_path: Path) -> Iterator[str]:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         print(log.read_text())
+    noise = [line for line in running.splitlines() if "WARNING" in line or "Warning" in line]
+    assert noise == [], "make app prints warnings a newcomer cannot act on:\n" + "\n".join(noise)
 
 
 @pytest.fixture
