@@ -151,9 +151,14 @@ def plot_rank_shift(
             ax.scatter(x, y, marker=MARKERS[column], s=90 if answer else 60, color=colour,
                        edgecolors="black" if answer else colour, zorder=5)
             if y != no_match:  # the real rank, beside its marker: left of the vector column, right elsewhere
+                # Lines leave the fused column on both sides, so a bare label there is crossed by them
+                # (16/17/18 unreadable, one hidden under the answer's thick line at k = 1): each label
+                # gets an opaque box drawn above every line.
                 ax.annotate(str(y), (x, y), xytext=(-9 if x == 0 else 9, 0), textcoords="offset points",
                             ha="right" if x == 0 else "left", va="center", fontsize=8, color=colour,
-                            fontweight="bold" if answer else "normal")
+                            fontweight="bold" if answer else "normal", zorder=6,
+                            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                                  "alpha": 0.9})
     ax.set_xticks(range(3), [LABELS[c] for c in COLUMNS])
     ticks = sorted({1, *range(5, depth + 1, 5), depth}) if depth > 12 else list(range(1, depth + 1))
     ax.set_yticks([*ticks, no_match], [*map(str, ticks), "no match"])
@@ -341,16 +346,21 @@ def plot_fact_timeline(versions: Sequence[MemoryRecord], first_day: str, today: 
     from datetime import datetime
 
     rows = timeline_rows(versions, first_day, today)
-    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.6))
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.8))
+    days = []
     for i, (memory_id, text, start, end) in enumerate(rows):
         left, right = (mdates.date2num(datetime.fromisoformat(day)) for day in (start, end))
         current = i == len(rows) - 1
         ax.barh(i, right - left, left=left, color="tab:green" if current else "tab:gray", alpha=0.9 if current else 0.5)
-        ax.text(left, i, f" {memory_id}: {_short(text, 60)}", va="center", fontsize=8)
-    ax.set_yticks(range(len(rows)), [f"version {i}" for i in range(1, len(rows) + 1)])
+        days += [left, right]
+    # The text goes beside the axis, not on the bars: a short version's bar cannot hold a sentence.
+    # the end of the text, where a fact's value usually is ("…language is Go.")
+    labels = [f"{memory_id}: {text if len(text) <= 34 else '…' + text[-33:]}" for memory_id, text, _, _ in rows]
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
     ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m-%d"))
-    ax.set_xlabel("date (grey: superseded, kept as history; green: current)")
+    ax.set_xticks(sorted(set(days)))  # ticks on the days something changed, so each one can be read off
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%b %d"))
+    ax.set_xlabel("date of each change (grey: superseded, kept as history; green: current)")
     ax.set_ylabel("version of the fact")
     ax.set_title(title)
     fig.tight_layout()

@@ -45,6 +45,7 @@ NOT_CLAIMS = [
     re.compile(r"\b\d\d_[a-z][a-z0-9_]*\b"),                       # notebook names
     re.compile(r"^\s*(?:[-*]\s+)?\d+[.)]\s"),                      # list numbering
     re.compile(r"\*\*Time:\*\*.*"),                               # checked by test_lesson_structure
+    re.compile(r"\b[A-Za-z][A-Za-z_]*[-_]?\d[\w.-]*"),              # names with digits: BM25, DDR5, gpt-4o-mini
 ]
 SENTENCE_END = re.compile(r"(?<=[.!?:])\s+(?=[A-Z\"“(*_`\[])")
 

@@ -121,6 +121,8 @@ def test_an_unchecked_number_is_listed_until_claimed_or_exempted(small_lesson):
     ("Call `search(query, top_k=3)` on it.", False),
     ("Open `05_measuring_memory` next.", False),
     ("Q3 explains why.", False),
+    ("BM25 scores words; DDR5 RAM and gpt-4o-mini are names.", False),
+    ("recall@5 is 0.417 here.", True),
 ])
 def test_the_scanner_flags_numbers_orders_and_defaults_but_not_names(sentence, flagged):
     assert is_claim_like(sentence) is flagged

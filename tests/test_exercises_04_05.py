@@ -1,155 +1,13 @@
-"""The exercise checks of lessons 04 and 05 pass the worked solutions and fail plausible wrong answers."""
+"""The exercise checks of lesson 05 pass the worked solutions and fail plausible wrong answers."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from exercise_checks import check_tests, unwritten, verdict
+from exercise_checks import check_tests
 
-from aria_kit.exercises import lesson04, lesson05
+from aria_kit.exercises import lesson05
 from aria_kit.solutions import lesson05 as solved05
-from aria_kit.solutions.lesson04 import MyHybridMemory, ScoreFusionMemory, rrf
-
-# ---------------------------------------------------------------- lesson 04: rrf
-
-
-def _ranks_from_zero(rankings, k=60):
-    scores = {}
-    for ranking in rankings:
-        for rank, item in enumerate(ranking):
-            scores[item] = scores.get(item, 0.0) + 1 / (k + rank)
-    return sorted(scores.items(), key=lambda pair: -pair[1])
-
-
-def _absent_counts_as_last(rankings, k=60):
-    everyone = list(dict.fromkeys(item for ranking in rankings for item in ranking))
-    scores = {item: 0.0 for item in everyone}
-    for ranking in rankings:
-        for item in everyone:
-            rank = ranking.index(item) + 1 if item in ranking else len(ranking) + 1
-            scores[item] += 1 / (k + rank)
-    return sorted(scores.items(), key=lambda pair: -pair[1])
-
-
-def _unsorted_rrf(rankings, k=60):
-    return list(reversed(rrf(rankings, k)))
-
-
-def _ties_by_id(rankings, k=60):
-    return sorted(rrf(rankings, k), key=lambda pair: (-pair[1], pair[0][::-1]))
-
-
-# ---------------------------------------------------------------- lesson 04: MyHybridMemory
-
-
-class _KeywordVotesForEveryone(MyHybridMemory):
-    def keyword_ranking(self, query):
-        scores = self.bm25_scores(query)
-        return [self.ids[i] for i in sorted(range(len(scores)), key=lambda i: -scores[i])]
-
-
-class _IdsFromZero(MyHybridMemory):
-    def store(self, text):
-        memory_id = super().store(text)
-        self.ids[-1] = f"mem_{len(self.ids) - 1:04d}"
-        return self.ids[-1] if memory_id else memory_id
-
-
-class _WorstCosineFirst(MyHybridMemory):
-    def vector_ranking(self, query):
-        return list(reversed(super().vector_ranking(query)))
-
-
-class _KeywordRankingFirst(MyHybridMemory):
-    def search(self, query, top_k=3):
-        return rrf([self.keyword_ranking(query), self.vector_ranking(query)], self.k)[:top_k]
-
-
-class _RrfWithKZero(MyHybridMemory):
-    def search(self, query, top_k=3):
-        return rrf([self.vector_ranking(query), self.keyword_ranking(query)], 0)[:top_k]
-
-
-class _NoIdfBm25(MyHybridMemory):
-    def bm25_scores(self, query):
-        lengths = [sum(c.values()) for c in self.term_counts]
-        avg = sum(lengths) / len(lengths)
-        scores = [0.0] * len(self.term_counts)
-        for term in query.lower().split():  # split on spaces, and no idf
-            for i, counts in enumerate(self.term_counts):
-                tf = counts[term]
-                scores[i] += tf * 2.5 / (tf + 1.5 * (0.25 + 0.75 * lengths[i] / avg)) if tf else 0.0
-        return scores
-
-
-class _EmptyMemoryCrashes(MyHybridMemory):
-    def search(self, query, top_k=3):
-        return rrf([self.vector_ranking(query), self.keyword_ranking(query)], self.k)[:top_k] if self.ids else None
-
-
-class _ScoreFusionWithoutNormalising(ScoreFusionMemory):
-    def search(self, query, top_k=3):
-        cosine = self.vectors @ self.embedder.embed([query])[0]
-        fused = self.weight * cosine + (1 - self.weight) * np.array(self.bm25_scores(query))
-        return [(self.ids[i], float(fused[i])) for i in np.argsort(-fused, kind="stable")[:top_k]]
-
-
-class _ScoreFusionWeightsSwapped(ScoreFusionMemory):
-    def __init__(self, embedder, weight=0.5):
-        super().__init__(embedder, 1 - weight)
-
-
-class _StubMemory:
-    """Lesson 04's stub class: it can be built, and every method still raises NotImplementedError."""
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    store = vector_ranking = keyword_ranking = search = unwritten
-
-
-LESSON04 = [(lesson04.check_rrf, rrf), (lesson04.check_my_hybrid_memory, MyHybridMemory, _StubMemory),
-            (lesson04.check_score_fusion, ScoreFusionMemory, _StubMemory)]
-test_lesson04_checks_pass_the_worked_solutions, test_lesson04_checks_say_not_done_yet_for_a_stub = check_tests(LESSON04)
-
-
-@pytest.mark.parametrize("wrong, message", [
-    (_ranks_from_zero, "ranks start at 1"),
-    (_absent_counts_as_last, "should score"),
-    (_unsorted_rrf, "not sorted best first"),
-    (_ties_by_id, "breaks a tie differently"),
-])
-def test_check_rrf_fails_typical_mistakes_with_a_reason(wrong, message, capsys):
-    assert lesson04.check_rrf(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and message in out
-
-
-@pytest.mark.parametrize("wrong, message", [
-    (_KeywordVotesForEveryone, "a memory scoring 0 shares no word"),
-    (_IdsFromZero, "store should return 'mem_0001'"),
-    (_WorstCosineFirst, "highest first"),
-    (_KeywordRankingFirst, "fuse the vector ranking first"),
-    (_RrfWithKZero, "fuse the vector ranking first"),
-    (_NoIdfBm25, "Lucene's idf"),
-    (_EmptyMemoryCrashes, "an empty memory should return no hits"),
-])
-def test_check_my_hybrid_memory_names_the_part_that_differs(wrong, message, capsys):
-    assert lesson04.check_my_hybrid_memory(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and message in out
-
-
-@pytest.mark.parametrize("wrong", [_ScoreFusionWithoutNormalising, _ScoreFusionWeightsSwapped])
-def test_check_score_fusion_fails_unscaled_scores_and_swapped_weights(wrong, capsys):
-    assert lesson04.check_score_fusion(wrong) is False
-    assert verdict(capsys) == "✗"
-
-
-def test_a_check_reports_a_crash_in_the_learners_code_instead_of_raising(capsys):
-    assert lesson04.check_rrf(lambda rankings, k=60: 1 / 0) is False
-    assert "ZeroDivisionError" in capsys.readouterr().out
-
 
 # ---------------------------------------------------------------- lesson 05
 
@@ -230,7 +88,7 @@ def test_lesson05_checks_fail_typical_mistakes_with_a_reason(check, wrong, messa
 # ---------------------------------------------------------------- quizzes
 
 
-@pytest.mark.parametrize("quiz", [lesson04.QUIZ, lesson05.QUIZ], ids=["lesson04", "lesson05"])
+@pytest.mark.parametrize("quiz", [lesson05.QUIZ], ids=["lesson05"])
 def test_quiz_key_scores_full_marks_and_every_wrong_option_is_explained(quiz, capsys):
     key = {n: q.answer for n, q in enumerate(quiz.questions, 1)}
     assert 3 <= len(quiz.questions) <= 5

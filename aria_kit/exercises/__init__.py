@@ -39,7 +39,15 @@ def show_solution(name: str) -> None:
     if not exercise.solution:  # an open task: the lesson's file says what a good answer covers
         print(inspect.getsource(module))
         return
-    print("\n\n".join(inspect.getsource(getattr(module, part)) for part in exercise.solution))
+    print("\n\n".join(_source(module, part) for part in exercise.solution))
+
+
+def _source(module, name: str) -> str:
+    """A function's or class's source; for a plain value (a list of cases, a constant), its assignment."""
+    value = getattr(module, name)
+    if inspect.isfunction(value) or inspect.isclass(value):
+        return inspect.getsource(value)
+    return f"{name} = {value!r}"
 
 
 def _solution_name(exercise: str, lesson: str) -> str:
