@@ -272,13 +272,19 @@ QUIZ = Quiz("Lesson 06", [
         {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
          "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain"),
     Question(
-        "memory_search's schema says `top_k` is an integer, but `run` itself refuses 50. Why not only the schema?",
-        {"a": "The schema is wrong and should be fixed",
-         "b": "The derived schema records types, not ranges, so run checks the rest and answers in the same Error: style",
-         "c": "Models never send out-of-range values, so the check in run is only for humans"},
+        "memory_search declares `top_k: Annotated[int, Bounds(minimum=1, maximum=10)] = 3`. The model sends "
+        "`{\"query\": \"order 4821\", \"top_k\": 50}`. What happens?",
+        {"a": "run starts the search and stops at 10 hits, since the memory returns at most that many",
+         "b": "invoke refuses it from the schema's maximum, with a message naming top_k, and run is not called",
+         "c": "It goes through: Annotated is only a comment for people, so the model's value is used as sent",
+         "d": "The agent crashes with a ValueError raised inside run"},
         "b",
-        "the schema catches what it can express; the tool checks the rest, and both reply with text the model can act on.",
-        {"a": "the schema is right about the type; it simply cannot say '1 to 10' because the derivation does not "
-              "read ranges from a signature.",
-         "c": "models do send them (the lesson's table shows one); every argument is untrusted."}, kind="explain"),
+        "the bound is part of the schema the model sees and of the validation invoke runs before run; the lesson's "
+        "table shows the refusal.",
+        {"a": "validation comes first: a value outside the declared range never reaches run, which would refuse it "
+              "too (it checks the range again for callers that bypass invoke).",
+         "c": "the derivation reads Annotated's Bounds into the schema (minimum and maximum), and invoke enforces "
+              "them; that is why they are declared on the parameter.",
+         "d": "tools answer with text, never by crashing the agent: a refused argument comes back as an Error: "
+              "message the model can act on."}, kind="predict"),
 ])

@@ -23,13 +23,28 @@ def _parameters() -> str:
 def _out_of_range_row() -> bool:
     row = next(line for line in LESSON.output("memory_search.invoke(...)").splitlines()
                if line.startswith("the right type, out of range"))
-    assert '"top_k": 50' in row and "top_k must be between 1 and 10, got 50" in row, row
+    assert '"top_k": 50' in row and "invalid arguments for `memory_search`: argument `top_k` must be at most 10, " \
+        "got 50" in row, row  # refused by invoke, from the schema, before run
     return True
 
 
-def _only_the_calculator_has_a_max_length() -> bool:
-    lengths = {line.split()[0]: line.split()[5] for line in _parameters().splitlines()[3:]}
-    assert {tool for tool, limit in lengths.items() if limit != "—"} == {"calculator"}, lengths
+def _limits() -> dict[tuple[str, str], tuple[str, str, str]]:
+    """(tool, parameter) -> (type, max length, range) from the table of every parameter."""
+    rows = [line.split() for line in _parameters().splitlines()[3:]]
+    return {(r[0], r[1]): (r[2], r[5], " ".join(r[6:9]) if r[7:8] == ["to"] else r[6]) for r in rows}
+
+
+def _every_text_has_a_max_length_and_top_k_a_range() -> bool:
+    limits = _limits()
+    assert all(length != "—" for kind, length, _ in limits.values() if kind == "string"), limits
+    assert {key for key, (_, _, bounds) in limits.items() if bounds != "—"} == {("memory_search", "top_k")}, limits
+    assert limits[("memory_search", "top_k")][2] == "1 to 10"
+    return True
+
+
+def _schema_has_the_declared_bounds() -> bool:
+    schema = LESSON.output("print(json.dumps(search_tool.schema(), indent=2))")
+    assert all(part in schema for part in ('"maxLength": 1000', '"minimum": 1', '"maximum": 10')), schema
     return True
 
 
@@ -42,14 +57,16 @@ def _top_k_optional_with_its_default() -> bool:
 CLAIMS = [
     Claim("store the seven demo facts in it", lambda: len(DEMO_FACTS) == 7),
     Claim("the same information for all four tools", lambda: len(_tools_table()) == 4),
-    Claim("The calculator adds one thing by hand", _only_the_calculator_has_a_max_length),
+    Claim("Every text a tool reads or stores has a `maxLength`, and `top_k` has a range",
+          _every_text_has_a_max_length_and_top_k_a_range),
+    Claim("became `maxLength`, `minimum` and `maximum`", _schema_has_the_declared_bounds),
+    Claim("The range is part of the schema (the `range` column above)", _out_of_range_row),
     Claim("The parameter with a default is optional and carries its default", _top_k_optional_with_its_default),
     Claim("on five signatures and one without a hint", lambda: len(lesson06.SIGNATURES) == 5),
     Claim("on fourteen calls", lambda: len(lesson06.CALLS) == 14),
-    Claim("so `run` checks \"1 to 10\" itself", _out_of_range_row),
-    Claim("but `run` itself refuses 50", _out_of_range_row),
-    Claim("it simply cannot say '1 to 10'", _out_of_range_row),
-    Claim("the lesson's table shows one", _out_of_range_row),
+    Claim("the lesson's table shows the refusal", _out_of_range_row),
+    Claim("which `Bounds` puts into a derived schema (the calculator's expression, below, has one)",
+          lambda: _limits()[("calculator", "expression")][1] == "500"),
     Claim("is a number with about 370 million digits",
           lambda: round(9**9 * math.log10(9) / 1e6) == 370),
     Claim("it counts each distinct word once, ignoring upper and lower case",
@@ -85,6 +102,12 @@ EXEMPT = {
                                                                             "cell 6 states",
     "Its type (integer), that it is optional, and its default 3": "restates the signature in the question prompt",
     "Its type, default and a description guessed from its name": "a wrong option (a misconception)",
+    "Annotated[int, Bounds(minimum=1, maximum=10)] = 3`.": "quiz prompt: the declaration the question asks about",
+    "\"order 4821\", \"top_k\": 50}`": "the call the question asks about",
+    "run starts the search and stops at 10 hits": "a wrong option (a misconception)",
+    "validation comes first: a value outside the declared range never reaches run": "quiz explanation; the table "
+                                                                                     "in cell 19 shows it",
+    "(`Query` is `Annotated[str, Bounds(maxLength=1000)]`": "quotes the signature printed in cell 5",
     "\"order 4821\", \"top_k\": true}` to memory_search": "the call the question asks about",
     "top_k is read as 1, because in Python True == 1": "a wrong option (a misconception)",
 }
