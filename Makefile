@@ -48,7 +48,7 @@ chat: setup ## chat with Aria in the terminal; memory kept in aria_memory.sqlite
 	$(BIN)/python -m aria_kit chat
 
 # The chat alone, as a small web app for workshops (Voila serves app/chat.ipynb). app/voila.json picks the template
-# in app/share/jupyter (Voila's, without Font Awesome from a public CDN), 127.0.0.1 and a kernel on local sockets.
+# in app/share/jupyter (Voila's, without Font Awesome from a public CDN), 127.0.0.1 and encrypted kernel sockets.
 app: setup ## serve the chat alone as a web app (Voila, this machine only)
 	-@$(JUPYTER) trust app/chat.ipynb >/dev/null
 	JUPYTER_PATH="$(CURDIR)/app/share/jupyter" JUPYTER_CONFIG_PATH="$(CURDIR)/app" $(BIN)/voila app/chat.ipynb $(VOILA_FLAGS)

@@ -128,6 +128,13 @@ def test_markdown_cells_beside_a_live_timings_chart_are_left_alone():
     assert executed.cells[1].outputs[0].data["image/png"] == "OLD"
 
 
+def test_an_old_python_3_kernelspec_becomes_the_one_jupyterlab_writes():
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    assert normalise(notebook, "z.ipynb").metadata["kernelspec"] == {
+        "display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
 def test_every_notebook_names_the_installed_kernel_as_jupyterlab_would_write_it():
     # JupyterLab rewrites a kernelspec that differs from the kernel it starts and marks the lesson unsaved.
     expected = installed_kernelspec()
