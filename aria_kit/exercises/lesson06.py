@@ -238,7 +238,7 @@ EXERCISES = [
              kind="design", minutes=20, solution=("check_arguments",)),
     Exercise("06.3", designs="a word_count tool whose schema comes from its own signature (the lesson's recipe)",
              kind="warm-up", minutes=10, solution=("WordCountTool",)),
-    Exercise("Stretch 06", designs="list[X], X | None and Optional[X] in the schema derivation", kind="stretch",
+    Exercise("Stretch 06", designs="lists (list[X]) and optional values (X or None, Optional[X]) in the schema derivation", kind="stretch",
              minutes=25, solution=("derive_schema_plus",)),
 ]
 
