@@ -38,7 +38,7 @@ def test_shipped_files_match_their_recorded_checksums() -> None:
 
 
 def test_every_set_ships_a_readme_and_licence_and_stays_small() -> None:
-    assert list_datasets() == ["chitchat", "chitchat_turns", "fanoutqa"]
+    assert list_datasets() == ["chitchat", "chitchat_turns", "fanoutqa", "paraphrase"]
     total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
     assert total < 5_000_000
     for name in list_datasets():
@@ -68,8 +68,9 @@ def test_fanoutqa_cut_reproduces_the_shipped_records_of_the_fixture_questions() 
     assert all(shipped_queries[row["id"]] == row for row in queries)
 
 
-@pytest.mark.parametrize("name", ["chitchat", "chitchat_turns", "fanoutqa"])
-def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(name: str) -> None:
+@pytest.mark.parametrize("name, at_least", [("chitchat", 100), ("chitchat_turns", 100), ("fanoutqa", 100),
+                                            ("paraphrase", 90)])
+def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(name: str, at_least: int) -> None:
     dataset = load_dataset(name)
     ids = {document.id for document in dataset.documents}
     assert len(ids) == len(dataset.documents)
@@ -77,12 +78,12 @@ def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(nam
     seen = [q.id for split in SPLITS for q in dataset.queries[split]]
     assert len(seen) == len(set(seen))
     for split in SPLITS:
-        assert len(dataset.queries[split]) >= 100
+        assert len(dataset.queries[split]) >= at_least
         assert all(q.split == split and q.relevant and set(q.relevant) <= ids for q in dataset.queries[split])
 
 
 def test_an_unknown_set_name_is_refused_with_the_known_names() -> None:
-    with pytest.raises(ValueError, match="chitchat, chitchat_turns, fanoutqa"):
+    with pytest.raises(ValueError, match="chitchat, chitchat_turns, fanoutqa, paraphrase"):
         load_dataset("msmarco")
 
 
@@ -94,3 +95,27 @@ def test_a_label_pointing_at_no_document_is_an_error(tmp_path, monkeypatch) -> N
     monkeypatch.setattr("aria_kit.datasets.DATA_DIR", tmp_path)
     with pytest.raises(ValueError, match="d2"):
         load_dataset("broken")
+
+
+# ---------------------------------------------------------------- the authored paraphrase set (issue 21, item 4)
+
+def test_paraphrase_files_are_exactly_what_their_generator_writes(tmp_path) -> None:
+    _script("make_paraphrase").main(str(tmp_path))
+    for name in ("documents.jsonl", "queries.jsonl"):
+        assert (tmp_path / name).read_bytes() == (DATA_DIR / "paraphrase" / name).read_bytes(), name
+
+
+def test_paraphrase_split_is_fixed_by_topic_and_every_answer_is_a_topic_memory() -> None:
+    split_of = _script("cutting").split_of
+    dataset = load_dataset("paraphrase")
+    topic = {d.id: d.metadata["topic"] for d in dataset.documents}
+    assert len(dataset.documents) == 240 and sum(len(dataset.queries[s]) for s in SPLITS) == 204
+    for split in SPLITS:
+        for query in dataset.queries[split]:
+            keys = [topic[doc] for doc in query.relevant]
+            assert "none" not in keys and len(set(keys)) == len(keys) <= 2
+            assert split_of("+".join(keys)) == split, query  # a two-memory question splits by both keys
+    assert [len(dataset.queries[s]) for s in SPLITS] == [109, 95]
+    # each topic's distractors and its answer share the topic key; background memories are asked for by no one
+    asked = {doc for s in SPLITS for q in dataset.queries[s] for doc in q.relevant}
+    assert len(asked) == 98 and all(topic[doc] != "none" for doc in asked)
