@@ -123,11 +123,13 @@ def bootstrap_interval(values: Sequence[float], *, confidence: float = 0.95, res
 
 
 def query_clusters(dataset: LabelledSet, queries: Sequence[LabelledQuery]) -> list[str]:
-    """One cluster label per query: the ``thread`` or ``session`` of its first relevant document, else its own id.
+    """One cluster label per query: the ``thread``, ``session`` or ``topic`` of its first relevant document, else its id.
 
-    Questions asked in one conversation share its words and its answers, so they are resampled together.
+    Questions asked in one conversation share its words and its answers, so they are resampled together; so are
+    the paraphrase set's two questions about one memory (its ``topic``).
     """
-    where = {d.id: d.metadata.get("thread", d.metadata.get("session")) for d in dataset.documents}
+    where = {d.id: d.metadata.get("thread", d.metadata.get("session", d.metadata.get("topic")))
+             for d in dataset.documents}
     return [str(where.get(q.relevant[0]) or f"query:{q.id}") for q in queries]
 
 

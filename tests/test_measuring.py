@@ -116,3 +116,12 @@ def test_evaluate_with_another_fusion_changes_some_rankings(small_set) -> None:
 def test_evaluate_refuses_an_unknown_split(small_set) -> None:
     with pytest.raises(ValueError, match="unknown split"):
         evaluate(small_set, "test")
+
+
+def test_the_paraphrase_sets_two_questions_about_one_memory_are_one_cluster() -> None:
+    paraphrase = load_dataset("paraphrase")
+    queries = paraphrase.queries["dev"]
+    labels = query_clusters(paraphrase, queries)
+    topic = {d.id: d.metadata["topic"] for d in paraphrase.documents}
+    assert labels == [topic[q.relevant[0]] for q in queries]
+    assert len(set(labels)) < len(labels)
