@@ -6,7 +6,7 @@ Each set is a folder ``aria_kit/data/<name>/`` with ``documents.jsonl`` (``id``,
 files are package data, so they are found the same way from a checkout and from an installed
 wheel. Every set has a fixed ``dev`` split (tune on it as often as you like) and a ``heldout``
 split (report it once, never tune on it). The scripts in ``scripts/make_<name>.py`` cut them
-from the upstream files.
+from the upstream files; ``paraphrase`` was written for the kit, and its script holds the text.
 
 This module only reads the files; it searches nothing (see ``measuring.py``).
 """
