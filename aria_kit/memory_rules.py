@@ -38,6 +38,7 @@ _MAX_ID_LENGTH = len(f"mem_{MAX_SEQ}")
 # str.splitlines() (and many readers) treat as line breaks, and lone surrogates, which UTF-8 cannot encode.
 # Escaping them too keeps one entry on exactly one line of valid UTF-8.
 _RAW_LINE_BREAKS = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+CITATION = re.compile(r"\[(mem_\d+)\]")  # how an answer cites a memory: "… [mem_0004]"
 
 
 def check_text(text: Any, what: str = "text") -> str:
@@ -136,6 +137,12 @@ def read_quoted_entries(text: str) -> list[dict[str, Any]]:
         if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("text"), str):
             entries.append(entry)
     return entries
+
+
+def as_quoted_text(text: str) -> str:
+    """``text`` ready to repeat in an answer that cites memories as "[mem_0004]": a citation-shaped "[mem_0002]"
+    inside a stored text is written "(mem_0002)", so only the ids of real hits ever read as citations."""
+    return CITATION.sub(r"(\1)", text)
 
 
 def check_moment(at: Any) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
-from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
 from aria_kit.offline_rules import plan, unit_of
 from aria_kit.offline_updates import update_reply
 
@@ -164,7 +164,7 @@ class OfflineProvider(LLMProvider):
         if result.startswith("Error:"):
             return f"The {name} tool reported a problem — {result[len('Error:'):].strip()}"
         if name == "memory_store":
-            return "Noted. " + result
+            return "Noted. " + as_quoted_text(result)
         if name == "calculator":
             unit = unit_of(user)
             return f"{arguments.get('expression', '?')} = {result}{' ' + unit if unit else ''}."
@@ -178,7 +178,8 @@ class OfflineProvider(LLMProvider):
             quoted.update(h["id"] for h in fresh)
             if not answering:
                 unanswered.append((query, len(hits), missing))
-            return "From memory: " + " ".join(f"{h['text']} [{h['id']}]" for h in fresh) if fresh else ""
+            # the stored text is data: a "[mem_0002]" inside it must not read as a citation
+            return "From memory: " + " ".join(f"{as_quoted_text(h['text'])} [{h['id']}]" for h in fresh) if fresh else ""
         return f"{name} returned: {result}"
 
     @staticmethod
@@ -194,7 +195,8 @@ class OfflineProvider(LLMProvider):
 
     @staticmethod
     def _answer_without_tools(system_prompt: str) -> str:
-        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in read_quoted_entries(system_prompt)]
+        recalled = [f"[{m['id']}] ({m.get('category')}) {as_quoted_text(m['text'])}"
+                    for m in read_quoted_entries(system_prompt)]
         if recalled:
             return "No tools are available; recalled memories: " + " ".join(recalled)
         return "No tools are available and nothing was recalled, so there is nothing to go on."

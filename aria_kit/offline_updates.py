@@ -32,7 +32,7 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, ToolCall
-from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
 
 # Every pattern below is matched in time linear in its input, whatever the input (messages run to 100 kB):
 # the sentence is single-spaced first, and each pattern is a bounded phrase found by one left-to-right search,
@@ -216,5 +216,5 @@ def update_reply(messages: list[dict[str, Any]], available: set[str], make_call:
     if result.startswith("Error:"):
         return f"The {name} tool reported a problem — {result[len('Error:'):].strip()}"
     if name == "memory_update":
-        return "Noted the change. " + result
+        return "Noted the change. " + as_quoted_text(result)  # it repeats both texts: data, not citations
     return (f"Noted. {result} No current memory matched {change.query!r}, so nothing was superseded.")
