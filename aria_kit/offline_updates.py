@@ -106,16 +106,18 @@ def _find(text: str, part: str) -> int | None:
 def _value_slot(text: str) -> tuple[str, str] | None:
     """(head, value) of a fact "head is|are|uses|prefers|likes value[.]", the value after the last such verb.
 
-    The value is dot-free (but for one final full stop), so only the last verb on the first line (the head
-    holds no line break) can start it: one scan for verbs, one match of the rest.
+    The value is dot-free (but for one final full stop) and the head holds no line break, so only the last two
+    verbs on the first line can start it (the one before the last when the last leaves no value): a few
+    anchored matches, each linear, where one backtracking pattern was quadratic.
     """
     line_end = text.find("\n")
     verbs = [m for m in SLOT_VERB.finditer(text, 0, len(text) if line_end < 0 else line_end + 1) if m.start() > 0]
-    if not verbs:
-        return None
-    start = min(SPACES.match(text, verbs[-1].end()).end(), len(text) - 1)  # the value has at least one character
-    value = SLOT_VALUE.match(text, start)
-    return (text[:start], value.group(1)) if value else None
+    for verb in reversed(verbs[-2:]):
+        spaces = SPACES.match(text, verb.end())
+        for start in range(spaces.end(), max(spaces.start(), spaces.end() - 2), -1):  # a space may start the value
+            if (value := SLOT_VALUE.match(text, start)) is not None:
+                return text[:start], value.group(1)
+    return None
 
 
 def _statement(message: str) -> str:
