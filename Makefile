@@ -13,6 +13,9 @@ LESSON := notebooks/00_welcome.ipynb
 # Jupyter refuses to start as root unless told to; containers and CI boxes often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 LAB_FLAGS ?=
+JUPYTER_CONFIG := $(CURDIR)/binder/jupyter-config
+LAB_ROOT ?= $(CURDIR)
+VOILA_FLAGS ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help setup lessons demo chat app test browser notebooks bench bench-full clean
@@ -29,9 +32,13 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 setup: $(STAMP) ## create .venv with the pinned dependencies (once; again when a requirements file changes)
 
 # The server's root is the repository, so aria_kit/ and aria_kit/solutions/ are reachable from the lessons;
-# the printed URL (and the browser, where there is one) opens lesson 00.
+# the printed URL (and the browser, where there is one) opens lesson 00. binder/jupyter-config (also used on
+# Binder) turns JupyterLab's news pop-up off, encrypts the kernel's sockets and keeps the terminal to warnings and
+# the URL to open.
 lessons: setup ## open JupyterLab on lesson 00 (http://127.0.0.1:8888, this machine only)
-	$(JUPYTER) lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir="$(CURDIR)" \
+	@# Signed for this user, so opening a lesson prints no "not trusted" warning and its outputs show as committed.
+	-@$(JUPYTER) trust $(wildcard $(LAB_ROOT)/notebooks/*.ipynb) >/dev/null
+	JUPYTER_CONFIG_PATH="$(JUPYTER_CONFIG)" $(JUPYTER) lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir="$(LAB_ROOT)" \
 		--LabApp.default_url=/lab/tree/$(LESSON) $(ALLOW_ROOT) $(LAB_FLAGS)
 
 demo: setup ## run the whole reference demo in the terminal
@@ -40,9 +47,11 @@ demo: setup ## run the whole reference demo in the terminal
 chat: setup ## chat with Aria in the terminal; memory kept in aria_memory.sqlite3
 	$(BIN)/python -m aria_kit chat
 
-# The chat alone, as a small web app for workshops (Voila serves app/chat.ipynb).
+# The chat alone, as a small web app for workshops (Voila serves app/chat.ipynb). app/voila.json picks the template
+# in app/share/jupyter (Voila's, without Font Awesome from a public CDN), 127.0.0.1 and encrypted kernel sockets.
 app: setup ## serve the chat alone as a web app (Voila, this machine only)
-	$(BIN)/voila app/chat.ipynb
+	-@$(JUPYTER) trust app/chat.ipynb >/dev/null
+	JUPYTER_PATH="$(CURDIR)/app/share/jupyter" JUPYTER_CONFIG_PATH="$(CURDIR)/app" $(BIN)/voila app/chat.ipynb $(VOILA_FLAGS)
 
 # The browser test needs Debian's chromium. As root (CI, a container) it is installed here;
 # elsewhere the test skips and says how to enable it.

@@ -29,13 +29,17 @@ LESSONS: dict[str, int] = {
     "bm25": 3,
     "fusion": 4, "memory_rules": 4, "persistence": 4, "memory_rows": 4, "hybrid_memory": 4, "evaluation": 4,
     "exact_top_k": 4,  # HybridMemory's search sorts only the heads of its rankings; lesson 13 explains how
-    "datasets": 5, "measuring": 5, "tuning": 5,
+    "thread_context": 4,  # thread memories' keyword side holds their neighbouring turns' words
+    "datasets": 5, "measuring": 5, "tuning": 5, "thread_evaluation": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
+    "write_conflicts": 6,  # memory_store's check on write: it runs from 06 on, lesson 10 explains it
     "persona": 7,
     "scripted": 8, "offline": 8, "offline_rules": 8, "offline_arithmetic": 8,
     "offline_updates": 8,  # the stand-in's update rules: it uses them from 08 on, lesson 10 explains them
+    "offline_conflicts": 8,  # the stand-in follows memory_store's conflict report; lesson 10 explains it
     "reply_limits": 8, "openai_provider": 8, "openai_embedder": 8, "agent": 8,
+    "conversation_log": 8, "offline_conversation": 8,  # the agent's log of what was said, and the stand-in's use of it
     "demo": 9, "__main__": 9,
     "changing_facts": 10,
     "chat_widget": 11,

@@ -1,25 +1,22 @@
 """The agent loop (lesson 08): recall, ask the model, run its tools, repeat, answer.
 
-``AutonomousAgent.chat`` is the whole loop and fits on one screen. For each user
-message it recalls the top memories into the system prompt, sends the prompt,
-the conversation so far and the message with every tool schema, runs each tool
-the model asks for and feeds the result back, and stops at a plain-text answer
-or after ``max_rounds`` model calls.
+``AutonomousAgent.chat`` is the whole loop and fits on one screen. Each request is
+the persona's instructions (a system message that is the same bytes on every
+request, so a provider's prompt cache keeps matching it), the newest exchanges of
+the conversation that fit in ``history_chars`` characters, the memories recalled
+for this message in a message of their own (quoted data), and the message. It runs
+each tool the model asks for, feeds the result back, and stops at a plain-text
+answer or after ``max_rounds`` model calls.
 
-The model's output is untrusted: an unknown tool, arguments that are not JSON,
-arguments that fail validation, a tool that raises, or one that runs past
-``tool_timeout`` seconds all become one tool message saying what went wrong,
-so the model can correct itself and a real chat-completions API never sees a
-tool call without its reply. The time limit is a ``SIGALRM`` timer, so it
-stops a tool stuck in Python code or waiting on I/O, but only when the agent
-runs in the main thread of a Unix process (as in Jupyter and the terminal
-chat); elsewhere tools run without one. ``recall_k=0`` turns recall off. A provider
-failure (``ProviderError``) is the user's to see: it propagates, and the
-history is left exactly as it was so the user can simply retry.
-
-Each turn is recorded as a ``Turn`` of ``Step``s (recall, model call, tool call,
-answer) that notebooks display as a table. Deliberately absent: streaming,
-parallel tool execution, and summarising long histories.
+The model's output is untrusted: an unknown tool, arguments that are not JSON or
+fail validation, a tool that raises or runs past ``tool_timeout`` seconds (a
+``SIGALRM`` timer, main thread on Unix only), and calls past
+``max_tool_calls_per_reply`` or ``max_tool_calls_per_turn`` all become a tool
+message starting ``Error:``, so the model can correct itself and every tool call
+gets its reply, as the chat-completions API requires. A provider failure
+(``ProviderError``) propagates, and the history is left as it was so the user can
+retry. Each turn is recorded as a ``Turn`` of ``Step``s for the lessons' tables.
+Deliberately absent: streaming, parallel tool execution, summarising old history.
 """
 
 from __future__ import annotations
@@ -32,15 +29,45 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_kit.interfaces import LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
 from aria_kit.persona import AgentPersona
+
+if TYPE_CHECKING:
+    from aria_kit.conversation_log import ConversationLog
 
 log = logging.getLogger(__name__)
 
 MAX_TOOL_RESULT = 8_000  # characters fed back to the model per tool call
 TOOL_TIMEOUT = 60.0  # seconds; long enough for a memory store that embeds through a remote API
+# Characters, not tokens: each model counts tokens its own way, and no tokenizer works offline here.
+# English runs about 4 characters a token, so this is ~6,000 tokens of history.
+DEFAULT_HISTORY_CHARS = 24_000
+MAX_TOOL_CALLS_PER_REPLY = 8  # one reply rarely needs more; a flood of 3,000 must not run 3,000 tools
+MAX_TOOL_CALLS_PER_TURN = 24
+
+
+def history_chars(messages: Sequence[dict[str, Any]]) -> int:
+    """The size of ``messages`` as the history budget counts it: their text and their tool calls' JSON."""
+    return sum(len(str(m.get("content") or "")) + sum(len(c["function"]["name"]) + len(c["function"]["arguments"])
+                                                      for c in m.get("tool_calls") or ()) for m in messages)
+
+
+def newest_exchanges(history: Sequence[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """The newest whole exchanges of ``history`` that fit in ``budget`` characters, in order.
+
+    An exchange starts at a user message and runs to the next one, so an assistant's tool
+    calls and their tool results are kept or dropped together, never split.
+    """
+    starts = [i for i, m in enumerate(history) if m.get("role") == "user"] or [0]
+    kept, used, end = 0, 0, len(history)
+    for start in reversed(starts):
+        size = history_chars(history[start:end])
+        if used + size > budget:
+            break
+        used, kept, end = used + size, start, start
+    return list(history[kept:]) if end < len(history) else []
 
 
 class ToolTimeout(BaseException):
@@ -72,7 +99,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Step:
-    """One thing that happened in a turn: ``kind`` is recall, model, tool or answer."""
+    """One thing that happened in a turn: ``kind`` is recall, model, tool, limit (calls refused) or answer."""
 
     kind: str
     summary: str
@@ -137,20 +164,32 @@ class AutonomousAgent:
         max_rounds: int = 8,
         recall_k: int = 3,
         tool_timeout: float | None = TOOL_TIMEOUT,
+        conversation_log: ConversationLog | None = None,
+        history_chars: int = DEFAULT_HISTORY_CHARS,
+        max_tool_calls_per_reply: int = MAX_TOOL_CALLS_PER_REPLY,
+        max_tool_calls_per_turn: int = MAX_TOOL_CALLS_PER_TURN,
     ) -> None:
-        for name, value, least in (("max_rounds", max_rounds, 1), ("recall_k", recall_k, 0)):
+        for name, value, least in (("max_rounds", max_rounds, 1), ("recall_k", recall_k, 0),
+                                   ("history_chars", history_chars, 0),
+                                   ("max_tool_calls_per_reply", max_tool_calls_per_reply, 1),
+                                   ("max_tool_calls_per_turn", max_tool_calls_per_turn, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
         if tool_timeout is not None and not (isinstance(tool_timeout, (int, float)) and tool_timeout > 0):
             raise ValueError(f"tool_timeout must be a positive number of seconds or None, got {tool_timeout!r}")
         self.persona, self.llm, self.memory = persona, llm, memory
         self.max_rounds, self.recall_k, self.tool_timeout = max_rounds, recall_k, tool_timeout
+        self.history_chars = history_chars
+        self.max_tool_calls_per_reply, self.max_tool_calls_per_turn = max_tool_calls_per_reply, max_tool_calls_per_turn
         self.tools: dict[str, Tool] = {}
         self._schemas: dict[str, dict[str, Any]] = {}  # built once per tool, when it is registered
         for tool in tools:
             self.register_tool(tool)
         self.history: list[dict[str, Any]] = []
         self.turns: list[Turn] = []
+        self.conversation_log = conversation_log  # off unless given: keeps every exchange (conversation_log.py)
+        if conversation_log is not None:
+            self.register_tool(conversation_log.search_tool())
 
     # ------------------------------------------------------------ the loop
 
@@ -162,28 +201,38 @@ class AutonomousAgent:
         # current facts only: a superseded memory is history, and search leaves it out (lesson 10)
         recalled = self.memory.search(message, top_k=self.recall_k) if self.recall_k and len(self.memory) else []
         turn.steps.append(Step("recall", ", ".join(h.id for h in recalled) or "no memories yet", {"hits": recalled}))
-        messages = [{"role": "system", "content": self.persona.system_prompt(recalled)}]
-        messages += self.history + [{"role": "user", "content": message}]
+        messages = [{"role": "system", "content": self.persona.instructions()}]  # the same bytes every request
+        messages += newest_exchanges(self.history, self.history_chars)
+        if self.recall_k:  # after the history, so system + history stay a prefix the next request repeats
+            messages.append({"role": "user", "content": self.persona.live_context(recalled)})
+        messages.append({"role": "user", "content": message})
         schemas = list(self._schemas.values())
 
-        answer = None
+        answer, calls_run = None, 0
         for round_number in range(1, self.max_rounds + 1):
             reply = self.llm.complete(messages, schemas)  # ProviderError propagates; history untouched
             summary = f"round {round_number}: " + (
-                "calls " + ", ".join(c.name for c in reply.tool_calls) if reply.tool_calls else "answers in text"
-            )
+                "calls " + _shorten(", ".join(c.name for c in reply.tool_calls), 120) if reply.tool_calls
+                else "answers in text")
             turn.steps.append(Step("model", summary, {"reply": reply}))
             messages.append(reply.to_dict())
             if not reply.tool_calls:
                 answer = reply.content or ""
                 break
-            for call in reply.tool_calls:
-                result = self._run_tool(call)
-                turn.steps.append(
-                    Step("tool", f"{call.name}({_shorten(str(call.arguments), 80)}) → {_shorten(result)}",
-                         {"call": call, "result": result})
-                )
+            refused = 0
+            for index, call in enumerate(reply.tool_calls):
+                result = self._over_limit(index, len(reply.tool_calls), calls_run)
+                if result is not None:  # answered, not run: every tool_call_id needs its tool message
+                    refused += 1
+                else:
+                    calls_run += 1
+                    result = self._run_tool(call)
+                    turn.steps.append(Step("tool", f"{call.name}({_shorten(str(call.arguments), 80)}) → "
+                                                   f"{_shorten(result)}", {"call": call, "result": result}))
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+            if refused:
+                turn.steps.append(Step("limit", f"{refused} call{'s' * (refused > 1)} over the limit answered "
+                                                "with an error, not run", {"refused": refused}))
         if answer is None:
             answer = (
                 f"Round limit reached: I stopped after {self.max_rounds} model rounds without a final answer. "
@@ -193,7 +242,21 @@ class AutonomousAgent:
         turn.steps.append(Step("answer", _shorten(answer, 240), {"answer": answer}))
         self.history += [{"role": "user", "content": message}, {"role": "assistant", "content": answer}]
         self.turns.append(turn)
+        if self.conversation_log is not None:
+            self.conversation_log.record(message, answer)
         return answer
+
+    def _over_limit(self, index: int, in_reply: int, run_so_far: int) -> str | None:
+        """The ``Error:`` text for a call past a limit, or None when it may run."""
+        if index >= self.max_tool_calls_per_reply:
+            return (f"Error: not run. This reply asked for {in_reply} tool calls and the limit is "
+                    f"{self.max_tool_calls_per_reply} per reply, so the calls after the first "
+                    f"{self.max_tool_calls_per_reply} were not run. Ask again for what is still needed, a few at a "
+                    "time.")
+        if run_so_far >= self.max_tool_calls_per_turn:
+            return (f"Error: not run. This turn has used its {self.max_tool_calls_per_turn} tool calls "
+                    f"({self.max_tool_calls_per_turn} per turn). Answer with what you have.")
+        return None
 
     def _run_tool(self, call: ToolCall) -> str:
         """Run one tool call; every failure becomes text for the model, never an exception."""

@@ -5,9 +5,10 @@ module builds one **by rule**, with nothing picked by hand: six people, five
 attributes, and for the pair number ``i`` (in a fixed order) ``1 + i % 3``
 versions of the fact, each value taken in turn from that attribute's list.
 Every version after the first is *said* in a conversation, in one of six
-phrasings used in rotation: three the offline stand-in recognises as a change
-("… has switched to X", "… moved from A to B", "… is now X"), and three it does
-not (the new fact stated plainly, with "she/he" for the name, with "these days").
+phrasings used in rotation: three the offline stand-in's change rules recognise
+("… has switched to X", "… moved from A to B", "… is now X"), two that only
+``memory_store``'s conflict check on write catches (the new fact stated plainly,
+"… these days"), and one neither does ("she/he has switched to X").
 Each pair gets one question ("What is Alice's favourite programming language?")
 whose answer evidence is a memory naming the person and the *current* value;
 a memory naming the person and an older value only is *stale* evidence.
@@ -15,8 +16,8 @@ a memory naming the person and an older value only is *stale* evidence.
 ``ingest`` fills a memory in one of three ways — ``append_only`` (every version
 stored as a new memory: the "before"), ``superseding`` (every later version
 supersedes the one before it: the ideal "after") or ``offline_agent`` (the
-utterances go through the offline agent, which supersedes only what its rules
-recognise: the realistic "after") — and ``evaluate`` reports, per question, the
+utterances go through the offline agent, which supersedes what its rules and
+the conflict check on write recognise: the realistic "after") — and ``evaluate`` reports, per question, the
 rank of the first current evidence and whether stale evidence came back in
 the top k. Evidence is judged from the texts, so all three memories are scored
 by the same rule. Everything here is deterministic; nothing is timed.
@@ -47,6 +48,7 @@ ATTRIBUTES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 PHRASINGS = ("switched", "from-to", "is-now", "plain", "pronoun", "these-days")
 RECOGNISED = {"switched", "from-to", "is-now"}  # what offline_updates.py has rules for
+CAUGHT_ON_WRITE = {"plain", "these-days"}  # what write_conflicts.py flags when the fact is stored
 
 
 @dataclass(frozen=True)

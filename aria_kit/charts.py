@@ -151,9 +151,14 @@ def plot_rank_shift(
             ax.scatter(x, y, marker=MARKERS[column], s=90 if answer else 60, color=colour,
                        edgecolors="black" if answer else colour, zorder=5)
             if y != no_match:  # the real rank, beside its marker: left of the vector column, right elsewhere
+                # Lines leave the fused column on both sides, so a bare label there is crossed by them
+                # (16/17/18 unreadable, one hidden under the answer's thick line at k = 1): each label
+                # gets an opaque box drawn above every line.
                 ax.annotate(str(y), (x, y), xytext=(-9 if x == 0 else 9, 0), textcoords="offset points",
                             ha="right" if x == 0 else "left", va="center", fontsize=8, color=colour,
-                            fontweight="bold" if answer else "normal")
+                            fontweight="bold" if answer else "normal", zorder=6,
+                            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none",
+                                  "alpha": 0.9})
     ax.set_xticks(range(3), [LABELS[c] for c in COLUMNS])
     ticks = sorted({1, *range(5, depth + 1, 5), depth}) if depth > 12 else list(range(1, depth + 1))
     ax.set_yticks([*ticks, no_match], [*map(str, ticks), "no match"])
@@ -210,9 +215,9 @@ def _method_style(name: str, i: int) -> dict:
 
 
 def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], split: str = "dev") -> Figure:
-    """One panel per data set: mean recall@k against k = 1, 2, …, one line per method.
+    """One panel per data set: mean capped recall@k against k = 1, 2, …, one line per method.
 
-    ``curves[data set][method]`` lists the mean recall@1, recall@2, … of that
+    ``curves[data set][method]`` lists the mean capped recall@1, @2, … of that
     method (as ``AblationRow.recall`` holds them). Methods other than vector and
     keyword are drawn in the order given: the first solid, the rest dashed.
     """
@@ -228,7 +233,7 @@ def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], spli
             ax.plot(ks, recall, label=name, markersize=4, **style)
         ax.set_xticks(list(ks))
         ax.set_xlabel("k (memories recalled)")
-        ax.set_ylabel(f"mean recall@k on {split}")
+        ax.set_ylabel(f"mean capped recall@k on {split}")
         ax.set_title(dataset)
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
@@ -238,7 +243,8 @@ def plot_recall_curves(curves: Mapping[str, Mapping[str, Sequence[float]]], spli
     return fig
 
 
-def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]], metric: str = "recall@5") -> Figure:
+def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]],
+                     metric: str = "capped recall@5") -> Figure:
     """Paired comparisons, one row each: per-query wins and losses, and the mean difference with its 95% interval.
 
     ``comparisons`` holds ``(label, result)`` with ``result`` as ``measuring``'s
@@ -263,17 +269,18 @@ def plot_wins_losses(comparisons: Sequence[tuple[str, Mapping[str, float]]], met
         left.text(1.02, y, f"{result['ties']} tied", va="center", fontsize=8, transform=left.get_yaxis_transform())
     left.axvline(0, color="grey", linewidth=0.8)
     left.set_xlim(-1.25 * reach, 1.25 * reach)
-    left.set_xlabel(f"queries where {metric} differs (losses ← → wins)")
+    left.set_xlabel(f"questions where {metric} differs\n(losses ← → wins)")
     left.set_ylabel("comparison (first vs second)")
     left.set_yticks(list(ys), [label for label, _ in comparisons])
     left.set_ylim(len(comparisons) - 0.5, -0.5)
-    left.legend(fontsize=8, loc="lower left")
+    # Above the bars, not over them: a legend inside the axes hid the first digits of a loss count (13 read as 3).
+    left.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
     diffs = [result["difference"] for _, result in comparisons]
     lows = [result["difference"] - result["low"] for _, result in comparisons]
     highs = [result["high"] - result["difference"] for _, result in comparisons]
     right.errorbar(diffs, list(ys), xerr=[lows, highs], fmt="o", color="black", capsize=4)
     right.axvline(0, color="grey", linewidth=0.8)
-    right.set_xlabel(f"mean difference in {metric}, with 95% bootstrap interval")
+    right.set_xlabel(f"mean difference in {metric}\n(95% bootstrap interval)")
     right.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Paired comparison per query ({metric})")
     fig.tight_layout()
@@ -341,16 +348,21 @@ def plot_fact_timeline(versions: Sequence[MemoryRecord], first_day: str, today: 
     from datetime import datetime
 
     rows = timeline_rows(versions, first_day, today)
-    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.6))
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.8))
+    days = []
     for i, (memory_id, text, start, end) in enumerate(rows):
         left, right = (mdates.date2num(datetime.fromisoformat(day)) for day in (start, end))
         current = i == len(rows) - 1
         ax.barh(i, right - left, left=left, color="tab:green" if current else "tab:gray", alpha=0.9 if current else 0.5)
-        ax.text(left, i, f" {memory_id}: {_short(text, 60)}", va="center", fontsize=8)
-    ax.set_yticks(range(len(rows)), [f"version {i}" for i in range(1, len(rows) + 1)])
+        days += [left, right]
+    # The text goes beside the axis, not on the bars: a short version's bar cannot hold a sentence.
+    # the end of the text, where a fact's value usually is ("…language is Go.")
+    labels = [f"{memory_id}: {text if len(text) <= 34 else '…' + text[-33:]}" for memory_id, text, _, _ in rows]
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
     ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y-%m-%d"))
-    ax.set_xlabel("date (grey: superseded, kept as history; green: current)")
+    ax.set_xticks(sorted(set(days)))  # ticks on the days something changed, so each one can be read off
+    ax.xaxis.set_major_formatter(mdates.DateFormatter("%b %d"))
+    ax.set_xlabel("date of each change (grey: superseded, kept as history; green: current)")
     ax.set_ylabel("version of the fact")
     ax.set_title(title)
     fig.tight_layout()

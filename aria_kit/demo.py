@@ -20,7 +20,7 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import LLMProvider, MemoryBackend
 from aria_kit.persona import ARIA, AgentPersona
 from aria_kit.openai_provider import default_provider
-from aria_kit.tools import MemoryUpdateTool, WebSearchTool, default_tools
+from aria_kit.tools import WebSearchTool, default_tools
 
 __all__ = ["CONVERSATION", "DEMO_FACTS", "HOT_SWAP_QUESTION", "SHOWDOWN_QUERIES", "StorageWebSearch",
            "make_agent", "run_demo", "seed_memory"]
@@ -50,7 +50,7 @@ def make_agent(
     memory = memory if memory is not None else HybridMemory(path=memory_path)
     llm = llm if llm is not None else default_provider(verbose=verbose)
     # the reference design's four tools, and lesson 10's memory_update so facts can change with history kept
-    return AutonomousAgent(persona, llm, memory, [*default_tools(memory), MemoryUpdateTool(memory)])
+    return AutonomousAgent(persona, llm, memory, default_tools(memory, updates=True))
 
 
 def run_demo(out: Callable[[str], None] = print, llm: LLMProvider | None = None) -> AutonomousAgent:

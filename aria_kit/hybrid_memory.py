@@ -17,6 +17,13 @@ better vector rank, equal cosines to the older memory. ``QdrantMemory`` searches
 as the seed's mode does. ``fusion``, ``stopwords`` and ``stemming`` are settings of
 this object, not saved in the file (the BM25 index is rebuilt from the texts).
 
+A memory whose metadata has a ``"thread"`` (a conversation id; store order is turn
+order) is one turn of that conversation: its keyword side also holds the words of
+the ``thread_window`` turns before and after it in the thread (``thread_context.py``),
+so a reply like "Yes, last Friday!" is found by the words of the question it answers.
+Its text, id and hits are unchanged; memories without a thread are indexed as before.
+Deletes, supersedes and reloads index the turns around a change again.
+
 ``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
 old one: the old one keeps its row, marked with its successor's id and the
 moment it stopped being current, and leaves default search the same way a
@@ -57,6 +64,7 @@ from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Meta
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, make_memory_id, seq_of
 from aria_kit.memory_rows import MemoryRows
 from aria_kit.persistence import MemoryFile
+from aria_kit.thread_context import THREAD_WINDOW
 
 BATCH = 10_000  # memories embedded and indexed per step of a bulk store or load
 PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when someone can see it)
@@ -66,13 +74,18 @@ class HybridMemory(MemoryBackend):
     """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``."""
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
-                 fusion: Fusion | None = None, stopwords: Collection[str] = STOPWORDS, stemming: bool = True) -> None:
+                 fusion: Fusion | None = None, stopwords: Collection[str] = STOPWORDS, stemming: bool = True,
+                 thread_window: int = THREAD_WINDOW) -> None:
         if rrf_k is not None and fusion is not None:
             raise ValueError("give either rrf_k (RRF with that constant) or fusion, not both")
         self.embedder = embedder if embedder is not None else default_embedder()
         self.fusion = RRF(rrf_k) if rrf_k is not None else fusion if fusion is not None else DEFAULT_FUSION
         self.stopwords = frozenset(stopwords)  # dropped from queries only, so the index never depends on them
         self._stemming = bool(stemming)  # the BM25 index holds stems; rebuilt from the texts on every load
+        if isinstance(thread_window, bool) or not isinstance(thread_window, int) or thread_window < 0:
+            raise ValueError(f"thread_window must be a whole number >= 0 (0: no thread context), "
+                             f"got {thread_window!r}")
+        self.thread_window = thread_window  # like stemming: how the index is built, so fixed for this object
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self._file = MemoryFile(path, self.embedder.name, self.dim) if path is not None else None
@@ -80,7 +93,8 @@ class HybridMemory(MemoryBackend):
         self._sync()
 
     def _reset(self) -> None:
-        self._memories = MemoryRows(self.dim, self._stemming)  # every memory this copy holds (memory_rows.py)
+        # every memory this copy holds (memory_rows.py)
+        self._memories = MemoryRows(self.dim, self._stemming, self.thread_window)
         self._deletes_seen: int | None = None  # the file's delete counter when we last loaded
 
     # ------------------------------------------------------------ writing
@@ -202,7 +216,7 @@ class HybridMemory(MemoryBackend):
         # Cosine of every row: one matrix-vector product (rows are unit vectors). Via einsum, not `@`: BLAS hands
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
         cosine = np.einsum("ij,j->i", memories.matrix[: memories.used], self._embed([query])[0])
-        bm25 = memories.bm25.scores(tokenize(query, self.stopwords, self._stemming))  # per row; 0 = no word in it
+        bm25 = memories.bm25_scores(tokenize(query, self.stopwords, self._stemming))  # per row; 0 = no word in it
         cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
         # Only rows that can still reach the top_k (exact_top_k.py), and ranks where they are already known.
         if isinstance(self.fusion, RRF):  # the fast path: RRF needs the ranks, and gets them exact

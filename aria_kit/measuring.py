@@ -3,6 +3,8 @@
 The metrics score one ranking (document ids, best first) against the ids labelled relevant:
 
 - ``recall_at_k``: the share of the relevant documents found in the top ``k``;
+- ``capped_recall_at_k``: the same count divided by ``min(k, number relevant)``, so a perfect top ``k``
+  scores 1 even when more than ``k`` documents are relevant (BEIR's "R_cap@k");
 - ``reciprocal_rank``: 1 / rank of the first relevant document (0 if none); its mean is MRR;
 - ``ndcg_at_k``: discounted cumulative gain with binary relevance, ``Σ 1/log2(rank + 1)`` over
   the relevant documents in the top ``k``, divided by the best possible value.
@@ -13,7 +15,10 @@ the memory's own hits, as lesson 04's ``evaluation.rankings`` does: by ``Hit.vec
 ``Hit.keyword_rank`` (documents that share no word with the query are left out) and the fused
 order ``search`` returned. Extra ``fusions`` re-fuse the hits' own ``cosine`` and ``bm25`` scores,
 so one search per query compares several fusion settings. ``paired`` counts per-query wins and
-losses, and ``bootstrap_interval`` gives a seeded 95% interval for a mean or a paired difference.
+losses, and ``bootstrap_interval`` gives a seeded 95% interval for a mean or a paired difference;
+given ``clusters`` (one label per query, e.g. the chat session it came from) it resamples whole
+clusters, because questions from one session succeed or fail together. ``query_clusters`` finds
+those labels in a data set.
 
 This module draws nothing (``charts.py`` does) and holds no retrieval code of its own.
 """
@@ -21,7 +26,7 @@ This module draws nothing (``charts.py`` does) and holds no retrieval code of it
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +38,7 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 from aria_kit.tables import Table
 
-METRICS = ("recall@5", "recall@10", "nDCG@10", "MRR")
+METRICS = ("capped recall@5", "recall@10", "nDCG@10", "MRR")
 
 
 def recall_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int) -> float:
@@ -41,6 +46,13 @@ def recall_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int) -> floa
     if not relevant:
         raise ValueError("recall needs at least one relevant id")
     return len(set(ranking[:k]) & set(relevant)) / len(set(relevant))
+
+
+def capped_recall_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int) -> float:
+    """Relevant ids found in the top ``k`` over ``min(k, number of distinct relevant ids)`` (0.0 … 1.0)."""
+    if not relevant:
+        raise ValueError("recall needs at least one relevant id")
+    return len(set(ranking[:k]) & set(relevant)) / min(k, len(set(relevant)))
 
 
 def reciprocal_rank(ranking: Sequence[str], relevant: Sequence[str]) -> float:
@@ -60,15 +72,17 @@ def ndcg_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int = 10) -> f
 
 
 def score(metric: str, ranking: Sequence[str], relevant: Sequence[str]) -> float:
-    """One of ``METRICS`` ("recall@5", "recall@10", "nDCG@10", "MRR", or any "recall@k"/"nDCG@k")."""
+    """One of ``METRICS``, or any "recall@k", "capped recall@k", "nDCG@k", or "MRR"."""
     name, _, k = metric.partition("@")
     if name == "recall" and k.isdigit():
         return recall_at_k(ranking, relevant, int(k))
+    if name == "capped recall" and k.isdigit():
+        return capped_recall_at_k(ranking, relevant, int(k))
     if name == "nDCG" and k.isdigit():
         return ndcg_at_k(ranking, relevant, int(k))
     if metric == "MRR":
         return reciprocal_rank(ranking, relevant)
-    raise ValueError(f"unknown metric {metric!r}; use recall@k, nDCG@k or MRR")
+    raise ValueError(f"unknown metric {metric!r}; use recall@k, capped recall@k, nDCG@k or MRR")
 
 
 def paired(a: Sequence[float], b: Sequence[float]) -> tuple[int, int, int]:
@@ -80,20 +94,41 @@ def paired(a: Sequence[float], b: Sequence[float]) -> tuple[int, int, int]:
 
 
 def bootstrap_interval(values: Sequence[float], *, confidence: float = 0.95, resamples: int = 2000,
-                       seed: int = 0) -> tuple[float, float]:
+                       seed: int = 0, clusters: Sequence[Hashable] | None = None) -> tuple[float, float]:
     """Percentile bootstrap interval for the mean of ``values`` (pass ``a − b`` for a paired difference).
 
     Queries are resampled with replacement ``resamples`` times by a generator seeded with ``seed``,
-    so the same values always give the same interval.
+    so the same values always give the same interval. With ``clusters`` (one label per value) whole
+    clusters are resampled instead, and each resample's mean is over the values it holds: the right
+    interval when values within a cluster are not independent (questions of one conversation).
     """
     values = np.asarray(values, dtype=float)
     if not len(values):
         raise ValueError("a bootstrap interval needs at least one value")
-    picks = np.random.default_rng(seed).integers(0, len(values), size=(resamples, len(values)))
-    means = values[picks].mean(axis=1)
+    rng = np.random.default_rng(seed)
+    if clusters is None:
+        picks = rng.integers(0, len(values), size=(resamples, len(values)))
+        means = values[picks].mean(axis=1)
+    else:
+        if len(clusters) != len(values):
+            raise ValueError(f"give one cluster label per value: {len(clusters)} labels for {len(values)} values")
+        labels = {label: i for i, label in enumerate(dict.fromkeys(clusters))}
+        index = np.array([labels[label] for label in clusters])
+        sums, sizes = np.bincount(index, values), np.bincount(index).astype(float)
+        picks = rng.integers(0, len(labels), size=(resamples, len(labels)))
+        means = sums[picks].sum(axis=1) / sizes[picks].sum(axis=1)
     tail = (1.0 - confidence) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
     return float(low), float(high)
+
+
+def query_clusters(dataset: LabelledSet, queries: Sequence[LabelledQuery]) -> list[str]:
+    """One cluster label per query: the ``thread`` or ``session`` of its first relevant document, else its own id.
+
+    Questions asked in one conversation share its words and its answers, so they are resampled together.
+    """
+    where = {d.id: d.metadata.get("thread", d.metadata.get("session")) for d in dataset.documents}
+    return [str(where.get(q.relevant[0]) or f"query:{q.id}") for q in queries]
 
 
 @dataclass(frozen=True)
@@ -104,6 +139,7 @@ class Evaluation:
     split: str
     queries: tuple[LabelledQuery, ...]
     rankings: dict[str, list[list[str]]]
+    clusters: tuple[str, ...] | None = None  # per query, for the bootstrap (``query_clusters``)
 
     @property
     def methods(self) -> list[str]:
@@ -123,17 +159,17 @@ class Evaluation:
             row: list = [method]
             for metric in metrics:
                 values = self.scores(method, metric)
-                low, high = bootstrap_interval(values)
+                low, high = bootstrap_interval(values, clusters=self.clusters)
                 row.append(f"{values.mean():.3f} [{low:.3f}, {high:.3f}]")
             rows.append(row)
         title = title or f"{self.dataset} / {self.split} ({len(self.queries)} queries), mean [95% interval]"
         return Table(rows, ["method", *metrics], title)
 
-    def compare(self, a: str, b: str, metric: str = "recall@5") -> dict[str, float]:
+    def compare(self, a: str, b: str, metric: str = "capped recall@5") -> dict[str, float]:
         """Paired comparison of methods ``a`` and ``b``: wins, losses, ties, mean difference and its interval."""
         first, second = self.scores(a, metric), self.scores(b, metric)
         wins, losses, ties = paired(first, second)
-        low, high = bootstrap_interval(first - second)
+        low, high = bootstrap_interval(first - second, clusters=self.clusters)
         return {"wins": wins, "losses": losses, "ties": ties, "difference": float((first - second).mean()),
                 "low": low, "high": high}
 
@@ -176,4 +212,5 @@ def evaluate(dataset: LabelledSet, split: str = "dev", memory: Callable[[], Memo
                 fused = fusion.fuse(cosine, bm25)
                 order = np.lexsort((vector_rank, -fused))[:depth]
                 rankings[name].append([ids[i] for i in order])
-    return Evaluation(dataset.name, split, tuple(dataset.queries[split]), rankings)
+    queries = tuple(dataset.queries[split])
+    return Evaluation(dataset.name, split, queries, rankings, tuple(query_clusters(dataset, queries)))

@@ -11,8 +11,11 @@ a memory; ``current`` the rows default search sees: live and not superseded.
 
 ``remove`` marks a row dead and splices its chain, as the SQLite file does;
 ``compact`` drops the dead rows once they outnumber the live ones, keeping the
-order (and so every rank). Not here: embedding, searching and files
-(``hybrid_memory.py``, ``persistence.py``).
+order (and so every rank). Thread memories (``thread_context.py``) are indexed
+with their neighbours' words; when a neighbour comes, goes or is superseded, the
+turns around it are indexed again under a new BM25 slot (``slots`` maps row to
+slot; it is the identity until that first happens). Not here: embedding,
+searching and files (``hybrid_memory.py``, ``persistence.py``).
 """
 
 from __future__ import annotations
@@ -24,15 +27,17 @@ import numpy as np
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.interfaces import MemoryRecord, Metadata
 from aria_kit.memory_rules import make_memory_id, seq_of
+from aria_kit.thread_context import ThreadOrder, thread_of
 
 Links = tuple[str | None, str | None, str | None]  # (superseded_by, superseded_at, supersedes)
 NO_LINKS: Links = (None, None, None)
 
 
 class MemoryRows:
-    """The memories of one ``HybridMemory``, in rows; ``stemming`` says how ``bm25`` tokenises them."""
+    """The memories of one ``HybridMemory``, in rows; ``stemming`` says how ``bm25`` tokenises them, and
+    ``thread_window`` how many turns on each side join a thread memory's keyword side (0: none)."""
 
-    def __init__(self, dim: int, stemming: bool) -> None:
+    def __init__(self, dim: int, stemming: bool, thread_window: int = 0) -> None:
         self.stemming = stemming
         self.matrix = np.zeros((16, dim), dtype=np.float32)  # one unit vector per row; grows by doubling
         self.seqs = np.zeros(16, dtype=np.int64)  # row -> the memory's number, ascending
@@ -44,7 +49,10 @@ class MemoryRows:
         self.used = 0  # rows in use, live or dead
         self.count = 0  # live rows
         self.last_seq = 0  # the highest memory number these rows have seen
-        self.bm25 = BM25Index()  # slot = row
+        self.bm25 = BM25Index()  # slot = slots[row]
+        self.slots = np.zeros(16, dtype=np.int64)  # row -> its BM25 slot
+        self.moved = False  # whether some row's slot is not its row (a thread turn was indexed again)
+        self.threads = ThreadOrder(thread_window) if thread_window > 0 else None
 
     def append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray,
                links: Sequence[Links] | None = None) -> None:
@@ -55,6 +63,7 @@ class MemoryRows:
             self.matrix = _resized(self.matrix, capacity)
             self.seqs, self.live = _resized(self.seqs, capacity), _resized(self.live, capacity)
             self.current = _resized(self.current, capacity)
+            self.slots = _resized(self.slots, capacity)
         self.matrix[start:stop] = vectors
         self.seqs[start:stop] = seqs
         self.live[start:stop] = True
@@ -66,25 +75,46 @@ class MemoryRows:
         for item in metadata:  # equal neighbours share one dict: a million {"category": "general"} cost ~200 MB
             shared = self.metadata[-1] if self.metadata and self.metadata[-1] == item else item
             self.metadata.append(shared)  # safe to share: stored dicts are never changed, only copied out
-        self.bm25.add_many([tokenize(text, stem=self.stemming) for text in texts])
+        tokens = [tokenize(text, stem=self.stemming) for text in texts]
         self.used, self.count, self.last_seq = stop, self.count + len(texts), int(seqs[-1])
+        placed = self._place(seqs, metadata, links) if self.threads is not None else []
+        if placed:  # each new turn with its neighbours' words; those stored earlier are indexed again below
+            own, index = dict(zip(seqs, tokens)), {seq: i for i, seq in enumerate(seqs)}
+            for seq in placed:
+                tokens[index[seq]] = self._context(seq, own)
+        slots = self.bm25.add_many(tokens)
+        self.slots[start:stop] = slots
+        self.moved = self.moved or slots.start != start
+        if placed:  # the turns stored before this batch that have new neighbours now
+            firsts = {self.threads.place[seq][0]: seq for seq in reversed(placed)}  # each thread's first new turn
+            moved = [seq for seq in placed if self.threads.place[seq][1] != seq]  # new versions of older turns
+            fresh = set(seqs)
+            self._reindex({seq for new in [*firsts.values(), *moved] for seq in self.threads.around(new)} - fresh)
 
     def remove(self, row: int) -> None:
         """Take the memory in ``row`` out, splicing its chain of versions as the file does."""
-        superseded_by, _, supersedes = self.links.pop(int(self.seqs[row]), NO_LINKS)
+        seq = int(self.seqs[row])
+        placed = self.threads is not None and seq in self.threads.place
+        touched = self.threads.around(seq) if placed else []
+        superseded_by, _, supersedes = self.links.pop(seq, NO_LINKS)
         before, after = (seq_of(link) if link else None for link in (supersedes, superseded_by))
         if before in self.links:  # the predecessor points on, or is current again
             _, at, its_supersedes = self.links[before]
             self.set_links(before, (superseded_by, at if superseded_by else None, its_supersedes))
             if superseded_by is None and self.row_of(before) is not None:
                 self.current[self.row_of(before)] = True
+                if self.threads is not None:
+                    self.threads.history.discard(before)
         if after in self.links:
             its_superseded_by, at, _ = self.links[after]
             self.set_links(after, (its_superseded_by, at, supersedes))
         self.texts[row] = self.metadata[row] = None
         self.live[row] = self.current[row] = False
-        self.bm25.remove(row)
+        self.bm25.remove(int(self.slots[row]))
         self.count -= 1
+        if placed:  # its neighbours close ranks over the gap (and a version it hid may speak again)
+            self.threads.drop(seq)
+            self._reindex(set(touched) - {seq})
         if self.used - self.count > self.count:  # more dead rows than live ones: reclaim them
             self.compact()
 
@@ -93,6 +123,11 @@ class MemoryRows:
         over the deletes that made half the rows dead."""
         kept = np.flatnonzero(self.live[: self.used])
         capacity = max(16, 2 * len(kept))
+        # The BM25 index keeps the order of the slots it keeps, so a row's new slot is its old slot's rank.
+        slots = np.empty(len(kept), dtype=np.int64)
+        slots[np.argsort(self.slots[kept], kind="stable")] = np.arange(len(kept))
+        self.slots = _resized(slots, capacity)
+        self.moved = bool((slots != np.arange(len(kept))).any())
         self.matrix = _resized(self.matrix[kept], capacity)
         self.seqs, self.live = _resized(self.seqs[kept], capacity), _resized(self.live[kept], capacity)
         self.current = _resized(self.current[kept], capacity)
@@ -105,6 +140,50 @@ class MemoryRows:
         """Memory number ``seq`` was replaced by ``successor`` at ``at``: keep it, as history."""
         self.set_links(seq, (successor, at, self.links.get(seq, NO_LINKS)[2]))
         self.current[self.row_of(seq)] = False
+        if self.threads is not None and seq in self.threads.place:  # its successor (if any yet) speaks for it now
+            self.threads.history.add(seq)
+            self._reindex(set(self.threads.around(seq)))
+
+    def bm25_scores(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """BM25 score of every row in use for ``query_tokens`` (0 for dead rows)."""
+        scores = self.bm25.scores(query_tokens)
+        return scores[self.slots[: self.used]] if self.moved else scores
+
+    def _place(self, seqs: Sequence[int], metadata: list[Metadata], links: Sequence[Links] | None) -> list[int]:
+        """Put the new thread memories among ``seqs`` in their threads; return their numbers."""
+        placed = []
+        for seq, item, item_links in zip(seqs, metadata, links or [NO_LINKS] * len(metadata)):
+            thread = thread_of(item)
+            if thread is not None:
+                self.threads.add(seq, thread, seq_of(item_links[2]) if item_links[2] else None)
+                if item_links[0] is not None:  # stored already superseded (a reload): history
+                    self.threads.history.add(seq)
+                placed.append(seq)
+        return placed
+
+    def _context(self, seq: int, own: dict[int, list[str]]) -> list[str]:
+        """Thread memory ``seq``'s keyword side: its tokens, then its neighbours' (``own`` caches tokens)."""
+        tokens = list(self._tokens(seq, own))
+        for neighbour in self.threads.neighbours(seq):
+            tokens.extend(self._tokens(neighbour, own))
+        return tokens
+
+    def _tokens(self, seq: int, own: dict[int, list[str]]) -> list[str]:
+        found = own.get(seq)
+        return found if found is not None else tokenize(self.texts[self.row_of(seq)], stem=self.stemming)
+
+    def _reindex(self, seqs: set[int]) -> None:
+        """Index these thread memories again (their neighbours changed), each under a new BM25 slot."""
+        rows = sorted(row for row in map(self.row_of, seqs) if row is not None)
+        if not rows:
+            return
+        documents = [self._context(int(self.seqs[row]), {}) for row in rows]
+        for row in rows:
+            self.bm25.remove(int(self.slots[row]))
+        self.slots[rows] = self.bm25.add_many(documents)
+        self.moved = True
+        if self.bm25.slots > 2 * len(self.bm25) + 16:  # stale slots outnumber the documents: reclaim them
+            self.compact()
 
     def set_links(self, seq: int, links: Links) -> None:
         """Record memory number ``seq``'s links (forgetting them when all are ``None``)."""

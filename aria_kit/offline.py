@@ -16,7 +16,9 @@ only the latest user message (and the tool results that followed it):
   memories the search returned and that none mentions what was asked;
 - (lesson 10, in ``offline_updates.py``, when ``memory_update`` is offered) "X has switched to Y",
   "we moved from A to B", "actually, it's Z now", "X no longer …" → ``memory_search`` for the
-  current fact, then ``memory_update`` on it, then an answer quoting both ids.
+  current fact, then ``memory_update`` on it, then an answer quoting both ids;
+- (lesson 10, in ``offline_conflicts.py``) when ``memory_store`` holds a fact back because it may replace
+  a memory, the stand-in makes the ``memory_update`` call the result names, by rule.
 
 It honours the "Never say" line of the system prompt. It does not reason, plan,
 hold a conversation across turns, or understand anything it was not written to
@@ -32,6 +34,8 @@ from typing import Any
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
 from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
+from aria_kit.offline_conflicts import conflict_reply
+from aria_kit.offline_conversation import conversation_reply
 from aria_kit.offline_rules import plan, unit_of
 from aria_kit.offline_updates import update_reply
 
@@ -115,7 +119,10 @@ class OfflineProvider(LLMProvider):
         user = str(messages[users[-1]].get("content") or "")
         after_user = messages[users[-1] + 1:]
         available = {t["function"]["name"] for t in tools or ()}
-        if (update := update_reply(messages, available, self._call, plan)) is not None:  # lesson 10
+        if (said := conversation_reply(messages, available, self._call)) is not None:  # conversation_log.py
+            return AssistantMessage(content=self._scrub(said, system)) if isinstance(said, str) else said
+        update = conflict_reply(messages, available, self._call) or update_reply(messages, available, self._call, plan)
+        if update is not None:  # lesson 10: a write that may replace a memory, or a stated change
             return AssistantMessage(content=self._scrub(update, system)) if isinstance(update, str) else update
         if any(m.get("role") == "tool" for m in after_user):
             text = self._answer(after_user, user)
@@ -126,7 +133,7 @@ class OfflineProvider(LLMProvider):
             calls = [c for c in planned if c[0] in available]
             if calls:
                 return AssistantMessage(tool_calls=tuple(self._call(name, args) for name, args in calls))
-            text = self._answer_without_tools(system)
+            text = self._answer_without_tools(messages[:users[-1]])
         return AssistantMessage(content=self._scrub(text, system))
 
     def _call(self, name: str, arguments: dict[str, Any]) -> ToolCall:
@@ -194,9 +201,10 @@ class OfflineProvider(LLMProvider):
         return f"Memory search returned {found} {noun}, but none{about}, so I have no answer from memory."
 
     @staticmethod
-    def _answer_without_tools(system_prompt: str) -> str:
-        recalled = [f"[{m['id']}] ({m.get('category')}) {as_quoted_text(m['text'])}"
-                    for m in read_quoted_entries(system_prompt)]
+    def _answer_without_tools(before_user: list[dict[str, Any]]) -> str:
+        """Quote the memories recalled for this message: the agent sends them just before it (lesson 08)."""
+        context = str(before_user[-1].get("content") or "") if before_user and before_user[-1].get("role") == "user" else ""
+        recalled = [f"[{m['id']}] ({m.get('category')}) {as_quoted_text(m['text'])}" for m in read_quoted_entries(context)]
         if recalled:
             return "No tools are available; recalled memories: " + " ".join(recalled)
         return "No tools are available and nothing was recalled, so there is nothing to go on."

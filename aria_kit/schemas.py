@@ -6,6 +6,11 @@ calling expects. ``validate_arguments`` checks a model's decoded arguments
 against such a schema and returns a list of plain-English problems, so a tool
 can hand them back to the model instead of crashing.
 
+Bounds are declared once, on the parameter: ``top_k: Annotated[int, Bounds(minimum=1,
+maximum=10)]`` puts ``minimum`` and ``maximum`` into the schema the model sees, and
+``validate_arguments`` enforces that same schema, so what the model is told and what
+the code checks cannot drift apart.
+
 Deliberately small: it covers the JSON types a tool parameter needs (string,
 integer, number, boolean, array, object) plus ``enum``, ``maxLength``,
 ``minimum`` and ``maximum``. It is not a full JSON-Schema validator.
@@ -18,14 +23,34 @@ import re
 import types
 import typing
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from typing import Any
 
 _JSON_TYPES: dict[Any, str] = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """Limits on one parameter, written as ``Annotated[int, Bounds(minimum=1, maximum=10)]``."""
+
+    maxLength: int | None = None  # noqa: N815 - spelled as JSON Schema spells it
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+
+    def schema(self) -> dict[str, Any]:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+
 def _json_type(annotation: Any) -> dict[str, Any]:
     """Map one Python annotation to a JSON-schema fragment."""
     origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:  # Annotated[T, Bounds(...)]: T's schema plus the declared bounds
+        base, *extras = typing.get_args(annotation)
+        fragment = _json_type(base)
+        for extra in extras:
+            if isinstance(extra, Bounds):
+                fragment.update(extra.schema())
+        return fragment
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(annotation) if a is not type(None)]
         if len(members) == 1:  # Optional[X] is just X with a default
@@ -61,7 +86,7 @@ def schema_from_function(fn: Callable[..., Any]) -> dict[str, Any]:
     required; ``name: text`` lines in the docstring become descriptions.
     """
     signature = inspect.signature(fn)
-    hints = typing.get_type_hints(fn)
+    hints = typing.get_type_hints(fn, include_extras=True)  # keep Annotated[..., Bounds(...)]
     descriptions = _docstring_descriptions(inspect.getdoc(fn) or "")
     properties: dict[str, Any] = {}
     required: list[str] = []

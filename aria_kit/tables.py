@@ -7,6 +7,8 @@ deterministic across machines: floats are rounded to a fixed number of decimals,
 ``None`` shows as an em dash, and every other value is shown with ``str``.
 Numbers are right-aligned, everything else left-aligned.
 
+``trace(turn)`` shows the agent's record of one turn (lessons 08 and 09) as such a table.
+
 What it deliberately does not do: sorting, paging, styling, wrapping or
 truncating long text (shorten text before you put it in a row), or anything
 pandas does. It has no dependencies beyond the standard library.
@@ -124,3 +126,11 @@ class Table:
         )
         caption = f"<caption style='text-align:left'><b>{html.escape(self.title)}</b></caption>" if self.title else ""
         return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def trace(turn: Any) -> Table:
+    """The agent's record of one turn as a table: recall, each model call, each tool call, the answer.
+
+    ``turn`` is an ``aria_kit.agent.Turn`` (anything with ``user`` and ``rows()``), such as ``agent.last_turn``.
+    """
+    return Table(turn.rows(), headers=["#", "step", "what happened"], title=f"user: {turn.user}")

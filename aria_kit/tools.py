@@ -18,17 +18,28 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Annotated
 
 from aria_kit.bm25 import tokenize
 from aria_kit.calculator import CalculatorTool
 from aria_kit.interfaces import MemoryBackend, Tool
-from aria_kit.memory_rules import MAX_CATEGORY_CHARS, quoted_entry
+from aria_kit.memory_rules import MAX_CATEGORY_CHARS, MAX_SEQ, make_memory_id, quoted_entry
+from aria_kit.schemas import Bounds
+from aria_kit.write_conflicts import Conflict, find_conflicts, update_call
 
 MAX_MEMORY_TEXT = 4_000  # characters; a tool call is not the place for a novel
 MAX_QUERY = 1_000
+TOP_K = Bounds(minimum=1, maximum=10)
+# The bounds live in the parameters' types, so the schema the model sees declares exactly what invoke() enforces.
+MemoryText = Annotated[str, Bounds(maxLength=MAX_MEMORY_TEXT)]
+Query = Annotated[str, Bounds(maxLength=MAX_QUERY)]
+Category = Annotated[str, Bounds(maxLength=MAX_CATEGORY_CHARS)]
+MemoryId = Annotated[str, Bounds(maxLength=len(make_memory_id(MAX_SEQ)))]
 
 
 class MemoryStoreTool(Tool):
+    """Stores a fact, unless a current memory already says it (lesson 10's check on write, ``write_conflicts.py``)."""
+
     name = "memory_store"
     description = (
         "Save one durable fact to long-term memory so it can be recalled in later conversations. "
@@ -38,12 +49,15 @@ class MemoryStoreTool(Tool):
     def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
 
-    def run(self, text: str, category: str = "general") -> str:
+    def run(self, text: MemoryText, category: Category = "general") -> str:
         """Store a fact.
 
         text: The fact to remember, as a self-contained sentence.
         category: A short label such as user_pref, task, fact, calendar, order or decision.
         """
+        return self._store(text, category, keep_both=True)
+
+    def _store(self, text: str, category: str, keep_both: bool) -> str:
         if len(text) > MAX_MEMORY_TEXT:
             return f"Error: the text is {len(text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
         category = category.strip() or "general"
@@ -51,10 +65,46 @@ class MemoryStoreTool(Tool):
             return (f"Error: the category is {len(category)} characters; use a short label of at most "
                     f"{MAX_CATEGORY_CHARS}, such as user_pref or task.")
         try:
+            conflicts = find_conflicts(self.memory, text) if text.strip() else []
+            duplicate = next((c for c in conflicts if c.kind == "duplicate"), None)
+            if duplicate is not None:
+                return f"Not stored: {duplicate.id} already says this ({json.dumps(duplicate.text, ensure_ascii=False)})."
+            replaces = [c for c in conflicts if c.kind == "replaces"]
+            if replaces and not keep_both:
+                return _may_replace(text, replaces)
             memory_id = self.memory.store(text, {"category": category})
         except ValueError as exc:
             return f"Error: {exc}"
         return f"Stored as {memory_id} (category: {category})."
+
+
+class CheckedMemoryStoreTool(MemoryStoreTool):
+    """Lesson 10: ``memory_store`` for an agent that also has ``memory_update``.
+
+    A fact that may replace a current memory is held back, and the result names
+    that memory and the exact ``memory_update`` call that replaces it: the model
+    decides, and ``keep_both=True`` stores the fact when both are true.
+    """
+
+    description = MemoryStoreTool.description + (
+        " If a stored fact may say otherwise, the result names it and the memory_update call that replaces it.")
+
+    def run(self, text: str, category: str = "general", keep_both: bool = False) -> str:
+        """Store a fact.
+
+        text: The fact to remember, as a self-contained sentence.
+        category: A short label such as user_pref, task, fact, calendar, order or decision.
+        keep_both: True to store the fact even though a current memory may say otherwise (both are true).
+        """
+        return self._store(text, category, keep_both)
+
+
+def _may_replace(text: str, replaces: list[Conflict]) -> str:
+    """The held-back write: which memories the fact may replace, and the exact calls that decide it."""
+    named = "; ".join(f"{c.id} {json.dumps(c.text, ensure_ascii=False)}" for c in replaces)
+    return (f"Not stored yet: this may replace {named} (same subject, another value). If the new fact replaces "
+            f"it, call {update_call(replaces[0].id, text)}. If both are true, call memory_store again with "
+            "keep_both=true.")
 
 
 class MemorySearchTool(Tool):
@@ -67,14 +117,14 @@ class MemorySearchTool(Tool):
     def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
 
-    def run(self, query: str, top_k: int = 3) -> str:
+    def run(self, query: Query, top_k: Annotated[int, TOP_K] = 3) -> str:
         """Search memory.
 
         query: What to look for, in natural language or keywords.
         top_k: How many memories to return, 1 to 10.
         """
-        if not 1 <= top_k <= 10:
-            return f"Error: top_k must be between 1 and 10, got {top_k}."
+        if not TOP_K.minimum <= top_k <= TOP_K.maximum:
+            return f"Error: top_k must be between {TOP_K.minimum} and {TOP_K.maximum}, got {top_k}."
         if len(query) > MAX_QUERY:
             return f"Error: the query is {len(query)} characters; use at most {MAX_QUERY}."
         try:
@@ -105,7 +155,7 @@ class MemoryUpdateTool(Tool):
     def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
 
-    def run(self, memory_id: str, new_text: str) -> str:
+    def run(self, memory_id: MemoryId, new_text: MemoryText) -> str:
         """Supersede a memory.
 
         memory_id: The id of the memory that is out of date, e.g. mem_0001.
@@ -139,7 +189,7 @@ class WebSearchTool(Tool):
     def __init__(self, knowledge: Mapping[str, str] | None = None) -> None:
         self.knowledge = dict(self.KNOWLEDGE if knowledge is None else knowledge)
 
-    def run(self, query: str) -> str:
+    def run(self, query: Query) -> str:
         """Search the simulated web.
 
         query: The topic to look up, e.g. "BM25" or "what is RAG".
@@ -159,6 +209,9 @@ def _word_set(text: str) -> set[str]:
     return {t[:-1] if len(t) > 3 and t.endswith("s") else t for t in tokenize(text)}
 
 
-def default_tools(memory: MemoryBackend) -> list[Tool]:
-    """The four tools of the reference design, wired to one memory."""
-    return [MemoryStoreTool(memory), MemorySearchTool(memory), CalculatorTool(), WebSearchTool()]
+def default_tools(memory: MemoryBackend, *, updates: bool = False) -> list[Tool]:
+    """The four tools of the reference design, wired to one memory; ``updates=True`` adds lesson 10's
+    ``memory_update`` and has ``memory_store`` name what a new fact may replace."""
+    store = CheckedMemoryStoreTool(memory) if updates else MemoryStoreTool(memory)
+    tools = [store, MemorySearchTool(memory), CalculatorTool(), WebSearchTool()]
+    return [*tools, MemoryUpdateTool(memory)] if updates else tools

@@ -7,8 +7,9 @@ rankings a test compares with these. ``ScoredSplit.ranking`` then ranks the
 documents for "vector", "keyword" or any fusion in milliseconds per query, so
 ``ablation`` can compute a whole table of settings once and the lesson's
 widget only reads it. A *setting* is a triple (method, drop query stop words?, stem?).
-``summary_table``, ``compare`` (paired wins, losses and a bootstrap interval)
-and ``failure_table`` read the results. The metrics and the interval are
+``summary_table``, ``compare`` (paired wins, losses and a bootstrap interval that
+resamples whole conversations where questions cluster), ``one_factor_table`` (the seed,
+then one change at a time to the default) and ``failure_table`` read the results. The metrics and the interval are
 ``measuring.py``'s; this module draws nothing (see ``charts.py``) and adds no
 retrieval idea of its own.
 """
@@ -24,11 +25,12 @@ import numpy as np
 from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
 from aria_kit.datasets import LabelledQuery, LabelledSet
 from aria_kit.embeddings import default_embedder, normalize
-from aria_kit.fusion import DEFAULT_FUSION, Fusion, ranks
+from aria_kit.fusion import DEFAULT_FUSION, RRF, Fusion, ranks
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
-from aria_kit.measuring import METRICS, bootstrap_interval, paired, score
+from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
+from aria_kit.thread_context import THREAD_WINDOW, thread_of
 
 
 # ------------------------------------------------------------------ a labelled split, scored once
@@ -51,6 +53,7 @@ class ScoredSplit:
     cosine: np.ndarray
     bm25: dict[tuple[bool, bool], np.ndarray]
     vector_rank: np.ndarray  # ranks(cosine) per query, kept because every method breaks ties with it
+    clusters: tuple[str, ...] | None = None  # per query: its conversation, for the bootstrap (query_clusters)
 
     def ranking(self, q: int, method: str | Fusion, stopwords: bool = True, stemming: bool = True,
                 depth: int = 100) -> list[str]:
@@ -80,16 +83,19 @@ class ScoredSplit:
         return [self.ranking(q, method, stopwords, stemming, depth) for q in range(len(self.queries))]
 
     def scores(self, rankings_: Sequence[Sequence[str]], metric: str) -> np.ndarray:
-        """``metric`` (e.g. "recall@5", "nDCG@10", "MRR") of each ranking against its query's labels."""
+        """``metric`` (e.g. "capped recall@5", "nDCG@10", "MRR") of each ranking against its query's labels."""
         return np.array([score(metric, ranking, query.relevant) for ranking, query in zip(rankings_, self.queries)])
 
 
-def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dict[str, ScoredSplit]:
+def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
+                  thread_window: int = THREAD_WINDOW) -> dict[str, ScoredSplit]:
     """Score every query of every split against every document of ``dataset``: ``{"dev": …, "heldout": …}``.
 
     The steps are ``HybridMemory``'s: the documents embedded in one batch and
     normalised, then the queries, cosine by the same ``einsum``, BM25 from two
-    ``BM25Index``es over ``tokenize`` (one of stems, one of words). No memory object is built, so no hit is
+    ``BM25Index``es over ``tokenize`` (one of stems, one of words). A document with a ``"thread"``
+    is indexed with the words of the ``thread_window`` turns on each side of it in its thread, in
+    document order, as ``HybridMemory(thread_window=…)`` stores it (0: no thread context). No memory object is built, so no hit is
     materialised for each of thousands of documents per query, and the documents
     are embedded once for both splits. Reading the held-out scores is still up to
     you: a lesson looks at them once, at the end.
@@ -98,7 +104,7 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
     matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
     indexes = {stem: BM25Index() for stem in (True, False)}
     for stem, index in indexes.items():
-        index.add_many([tokenize(document.text, stem=stem) for document in dataset.documents])
+        index.add_many(_keyword_sides(dataset, stem, thread_window))
     doc_ids = tuple(d.id for d in dataset.documents)
     scored = {}
     for split, queries in dataset.queries.items():
@@ -111,8 +117,27 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
                                         for q in queries])
                 for stop in (True, False) for stem, index in indexes.items()}
         vector_rank = np.stack([ranks(row) for row in cosine])
-        scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank)
+        scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank,
+                                    tuple(query_clusters(dataset, queries)))
     return scored
+
+
+def _keyword_sides(dataset: LabelledSet, stem: bool, window: int) -> list[list[str]]:
+    """Each document's BM25 tokens: its own, then (thread documents) those of ``window`` neighbours each side."""
+    own = [tokenize(document.text, stem=stem) for document in dataset.documents]
+    if window < 1:
+        return own
+    threads: dict = {}
+    for i, document in enumerate(dataset.documents):
+        thread = thread_of(document.metadata)
+        if thread is not None:
+            threads.setdefault(thread, []).append(i)
+    sides = [list(tokens) for tokens in own]
+    for members in threads.values():
+        for at, i in enumerate(members):
+            for j in members[max(0, at - window):at] + members[at + 1:at + 1 + window]:
+                sides[i].extend(own[j])
+    return sides
 
 
 # ------------------------------------------------------------------ tuning on dev
@@ -120,7 +145,7 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None) -> dic
 
 @dataclass(frozen=True)
 class AblationRow:
-    """One setting's mean scores on a split: recall@1 … recall@len(recall), nDCG@10 and MRR."""
+    """One setting's mean scores on a split: capped recall@1 … @len(recall), nDCG@10 and MRR."""
 
     stopwords: bool
     stemming: bool
@@ -142,7 +167,7 @@ def method_name(method: str | Fusion) -> str:
 
 
 def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 10) -> list[AblationRow]:
-    """Mean recall@1…``max_k``, nDCG@10 and MRR of every method, query stop words dropped or kept, stemmed or not.
+    """Mean capped recall@1…``max_k``, nDCG@10 and MRR of every method, stop words dropped or kept, stems or not.
 
     Computed once, this is the whole table a tuning widget reads from; nothing is
     searched again when the learner moves a slider.
@@ -152,7 +177,7 @@ def ablation(scored: ScoredSplit, methods: Sequence[str | Fusion], max_k: int = 
         for stemming in (True, False):
             for method in methods:
                 ranked = scored.rankings(method, stopwords, stemming)
-                recall = tuple(float(scored.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1))
+                recall = tuple(float(scored.scores(ranked, f"capped recall@{k}").mean()) for k in range(1, max_k + 1))
                 rows.append(AblationRow(stopwords, stemming, method_name(method), recall,
                                         float(scored.scores(ranked, "nDCG@10").mean()),
                                         float(scored.scores(ranked, "MRR").mean())))
@@ -176,9 +201,9 @@ def setting_label(setting: Setting) -> str:
 
 
 def recall_curve(split: ScoredSplit, setting: Setting, max_k: int = 10) -> list[float]:
-    """Mean recall@1, recall@2, … recall@``max_k`` of ``setting`` over the split's queries."""
+    """Mean capped recall@1, @2, … @``max_k`` of ``setting`` over the split's queries."""
     ranked = split.rankings(*setting)
-    return [float(split.scores(ranked, f"recall@{k}").mean()) for k in range(1, max_k + 1)]
+    return [float(split.scores(ranked, f"capped recall@{k}").mean()) for k in range(1, max_k + 1)]
 
 
 def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Setting],
@@ -191,20 +216,61 @@ def summary_table(scored: Mapping[str, ScoredSplit], settings: Mapping[str, Sett
             row = [dataset, label]
             for metric in metrics:
                 values = split.scores(ranked, metric)
-                low, high = bootstrap_interval(values)
+                low, high = bootstrap_interval(values, clusters=split.clusters)
                 row.append(f"{values.mean():.3f} [{low:.3f}, {high:.3f}]")
             rows.append(row)
     return Table(rows, ["data set", "setting", *metrics], title)
 
 
-def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "recall@5") -> dict[str, float]:
-    """Setting ``a`` against ``b`` query by query: wins, losses, ties, mean difference and its 95% interval."""
+def compare(split: ScoredSplit, a: Setting, b: Setting, metric: str = "capped recall@5",
+            other: ScoredSplit | None = None) -> dict[str, float]:
+    """Setting ``a`` against ``b`` query by query: wins, losses, ties, mean difference and its 95% interval.
+
+    ``b`` is ranked on ``other`` when given: the same questions scored another way (say, without thread
+    context). The interval resamples whole conversations where the split's questions cluster (``split.clusters``).
+    """
+    other = other if other is not None else split
+    if [q.id for q in other.queries] != [q.id for q in split.queries]:
+        raise ValueError("a paired comparison needs the same questions on both sides")
     first = split.scores(split.rankings(*a), metric)
-    second = split.scores(split.rankings(*b), metric)
+    second = other.scores(other.rankings(*b), metric)
     wins, losses, ties = paired(first, second)
-    low, high = bootstrap_interval(first - second)
+    low, high = bootstrap_interval(first - second, clusters=split.clusters)
     return {"wins": wins, "losses": losses, "ties": ties, "difference": float((first - second).mean()),
             "low": low, "high": high}
+
+
+def one_factor_steps() -> dict[str, Setting]:
+    """The seed's search, then one change at a time until the kit's default: each step differs from the last in one way."""
+    fusion, stopwords, stemming = kit_default()
+    return {"seed (RRF 60, all words)": (RRF(60), False, False), "+ stems": (RRF(60), False, stemming),
+            "− query stop words": (RRF(60), stopwords, stemming), f"{method_name(fusion)}": kit_default()}
+
+
+def one_factor_table(splits: Mapping[str, ScoredSplit], metric: str = "capped recall@5",
+                     with_threads: Mapping[str, ScoredSplit] | None = None) -> Table:
+    """Per data set and step: the mean ``metric`` with its interval, and the paired change from the step before.
+
+    ``splits`` are scored without thread context (``score_dataset(…, thread_window=0)``); for a set in
+    ``with_threads`` (the same split scored with it) a last step, "+ thread context", follows the default.
+    """
+    rows = []
+    for dataset, split in splits.items():
+        steps = [(label, split, setting) for label, setting in one_factor_steps().items()]
+        if with_threads and dataset in with_threads:
+            steps.append(("+ thread context", with_threads[dataset], kit_default()))
+        previous = None
+        for label, scored, setting in steps:
+            values = scored.scores(scored.rankings(*setting), metric)
+            low, high = bootstrap_interval(values, clusters=split.clusters)
+            change = "—"
+            if previous is not None:
+                d_low, d_high = bootstrap_interval(values - previous, clusters=split.clusters)
+                change = f"{(values - previous).mean():+.3f} [{d_low:+.3f}, {d_high:+.3f}]"
+            rows.append([dataset, label, f"{values.mean():.3f} [{low:.3f}, {high:.3f}]", change])
+            previous = values
+    return Table(rows, ["data set", "step", metric, "change from the step before"],
+                 f"one change at a time, {next(iter(splits.values())).split}: mean [95% interval]")
 
 
 def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n: int = 5, words: int = 9) -> Table:
@@ -212,7 +278,8 @@ def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n:
 
     Ranks are exact (every document is ranked, not only the top 100), and the
     same query's rank under vector and keyword search is shown beside, so you
-    can tell a fusion failure from a failure of both rankings.
+    can tell a fusion failure from a failure of both rankings. "shared words" lists
+    the words (as written, stop words included) the question and its answer have in common.
     """
     texts = {document.id: document.text for document in dataset.documents}
     everything = len(split.doc_ids)
@@ -230,10 +297,12 @@ def failure_table(dataset: LabelledSet, split: ScoredSplit, setting: Setting, n:
         rank = first_rank(ranking, query.relevant)
         others = [first_rank(split.ranking(q, m, *setting[1:], depth=everything), query.relevant)
                   for m in ("vector", "keyword")]
-        rows.append((rank or everything + 1, q, [query.text, words_of(texts[query.relevant[0]]), rank, *others,
+        answer = texts[query.relevant[0]]
+        shared = " ".join(sorted(set(tokenize(query.text, (), False)) & set(tokenize(answer, (), False)))) or "—"
+        rows.append((rank or everything + 1, q, [query.text, words_of(answer), shared, rank, *others,
                                                    words_of(texts[ranking[0]])]))
     worst = sorted(rows, key=lambda row: (-row[0], row[1]))[:n]  # lowest rank first; ties in query order
-    return Table([row for _, _, row in worst], ["question", "labelled answer (first words)", "rank", "vector",
-                                                "keyword", "ranked first instead"],
+    return Table([row for _, _, row in worst], ["question", "labelled answer (first words)", "shared words", "rank",
+                                                "vector", "keyword", "ranked first instead"],
                  f"{split.dataset} / {split.split}: the {n} worst queries for {setting_label(setting)} "
                  "(— = not ranked at all)")

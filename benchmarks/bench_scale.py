@@ -3,6 +3,7 @@
     python benchmarks/bench_scale.py            # 1k, 10k, 100k memories (about a minute on 2 cores)
     python benchmarks/bench_scale.py --full     # adds 1,000,000 (several minutes, ~2.5 GB per engine)
     python benchmarks/bench_scale.py --quick    # 1k and 3k, a smoke test
+    python benchmarks/bench_scale.py --chart    # only redraw docs/scale.png from benchmarks/scale.json
     python benchmarks/bench_scale.py --precision 100000   # float16 / int8 matrix: speed and recall@10
     python benchmarks/bench_scale.py --compare 100000 --baseline ../main   # before/after, interleaved
 
@@ -243,25 +244,33 @@ def one(engine: str, size: int, searches: int) -> dict[str, Any]:
     return {"engine": engine, "size": size, "peak_mb": peak_mb, **result}
 
 
+# What each series is, in the chart's legend (the engine names above are the ones the JSON and the README use).
+LABELS = {"hybrid": "HybridMemory (this kit)", "hybrid-main": "HybridMemory before (older checkout, --baseline)",
+          "bm25-ours": "BM25Index alone", "bm25s": "bm25s alone", "edge": "Qdrant Edge, HNSW (approximate)",
+          "edge-no-hnsw": "Qdrant Edge, no HNSW (exact)", "qdrant-memory-edge": "QdrantMemory on Edge",
+          "qdrant-local": "QdrantMemory on qdrant-client local mode"}
+
+
 def chart(results: list[dict[str, Any]], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 5.2))
     for engine in dict.fromkeys(r["engine"] for r in results):
         rows = [r for r in results if r["engine"] == engine]
         sizes = [r["size"] for r in rows]
-        left.plot(sizes, [r["p50_ms"] for r in rows], marker="o", label=engine)
-        right.plot(sizes, [r["size"] / r["ingest_s"] for r in rows], marker="o", label=engine)
+        left.plot(sizes, [r["p50_ms"] for r in rows], marker="o", label=LABELS.get(engine, engine))
+        right.plot(sizes, [r["size"] / r["ingest_s"] for r in rows], marker="o")
     for axis, title, label in ((left, "Search latency (p50, top 3)", "ms per search"),
                                (right, "Ingest rate (bulk, embedding included)", "memories per second")):
         axis.set(xscale="log", yscale="log", title=title, xlabel="memories stored", ylabel=label)
         axis.grid(True, which="both", alpha=0.3)
-    left.legend(fontsize=8)
+    # One legend for both panels, below them, so it covers no line of either.
+    fig.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.suptitle("Memory at scale on 2 shared CPU cores (benchmarks/bench_scale.py)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
     fig.savefig(path, dpi=110)
 
 
@@ -274,6 +283,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--baseline", help="path of an older checkout to run as hybrid-main")
     parser.add_argument("--compare", type=int, metavar="N", help="only compare with --baseline in one process at N")
     parser.add_argument("--precision", type=int, metavar="N", help="only measure float16/int8 copies at N memories")
+    parser.add_argument("--chart", action="store_true", help="only redraw docs/scale.png from scale.json")
     parser.add_argument("--one", nargs=3, metavar=("ENGINE", "SIZE", "SEARCHES"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.compare:
@@ -281,6 +291,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         return []
     if args.precision:
         precision_lever(args.precision)
+        return []
+    if args.chart:
+        chart(json.loads((HERE / "scale.json").read_text()), HERE.parent / "docs" / "scale.png")
         return []
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]), int(args.one[2]))))

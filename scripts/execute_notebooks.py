@@ -22,9 +22,8 @@ change on every run and nbval never compares images, so a new picture would be
 noise; it is kept whenever the cell's text output is unchanged (a changed title,
 or a changed figure size, still replaces it).
 
-It does not touch the kernelspec or ``language_info`` (they change only when the
-environment does, and then they should) and it does not check outputs: strict
-nbval does that (``pytest notebooks/NN_x.ipynb``).
+``language_info`` is left as the kernel reported it, and outputs are not checked:
+strict nbval does that (``pytest notebooks/NN_x.ipynb``).
 """
 
 from __future__ import annotations
@@ -39,7 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import zmq
+from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -47,6 +49,10 @@ MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 ID_NAMESPACE = uuid.UUID("5e1b7a9c-3f0d-4c8e-9a57-aa1c0de0b000")  # any fixed namespace will do
 CELL_TIMEOUT_S = 600
 LIVE_TIMINGS_TAG = "live-timings"
+KERNEL = "python3"
+# What ipykernel's own spec says, for a machine where the kernel is not installed as a spec (then nbclient falls
+# back to the running Python's ipykernel, which describes itself the same way).
+IPYKERNEL_DISPLAY_NAME = "Python 3 (ipykernel)"
 
 
 def execute(path: Path) -> None:
@@ -55,7 +61,9 @@ def execute(path: Path) -> None:
     committed = nbformat.read(path, as_version=4)
     for variable in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         os.environ.pop(variable, None)  # the kernel inherits this process's environment
-    NotebookClient(notebook, timeout=CELL_TIMEOUT_S, record_timing=False,
+    # Curve-encrypted kernel sockets where pyzmq has them: the kernel then has no plain-TCP warning to print.
+    sockets = Config({"KernelManager": {"transport_encryption": "auto" if zmq.has("curve") else "disabled"}})
+    NotebookClient(notebook, config=sockets, timeout=CELL_TIMEOUT_S, record_timing=False,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     normalise(notebook, path.name)
     _keep_live_timing_pictures(notebook, committed)
@@ -76,8 +84,22 @@ def _keep_live_timing_pictures(notebook: Any, committed: Any) -> None:
             new.outputs = old.outputs
 
 
+def installed_kernelspec(kernel: str = KERNEL) -> dict[str, str]:
+    """The kernelspec JupyterLab writes into a notebook it opens with ``kernel``: name, display name, language."""
+    try:
+        spec = KernelSpecManager().get_kernel_spec(kernel)
+        return {"display_name": spec.display_name, "language": spec.language, "name": kernel}
+    except NoSuchKernel:
+        return {"display_name": IPYKERNEL_DISPLAY_NAME, "language": "python", "name": kernel}
+
+
 def normalise(notebook: Any, name: str) -> Any:
-    """Strip timestamps, merge split streams and give widgets stable ids; return the same notebook."""
+    """Strip timestamps, merge split streams, give widgets stable ids, write the installed kernelspec.
+
+    Returns the same notebook.
+    """
+    if "kernelspec" in notebook.metadata:
+        notebook.metadata.kernelspec = installed_kernelspec(notebook.metadata.kernelspec.get("name", KERNEL))
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":

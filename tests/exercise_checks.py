@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
+
+from aria_kit.exercises import show_solution
 
 
 def unwritten(*args, **kwargs):
@@ -21,7 +24,8 @@ def check_tests(checks: list[tuple]) -> tuple[Callable[..., None], Callable[...,
     """The two tests every exercise check must pass, for ``checks`` = [(check, worked solution[, notebook stub]), …].
 
     The worked solution gets True and ✓. The stub, as the notebook gives it (default ``unwritten``), gets
-    False, ○, "not done yet" and the ``show_solution("lessonNN")`` line of the check's own lesson.
+    False, ○, "not done yet" and a ``show_solution("NN.M")`` line that prints a worked answer of the check's own
+    lesson (the exercise's entry in that lesson's ``EXERCISES`` names it).
     A test file takes them as ``test_a, test_b = check_tests(CHECKS)``: pytest collects them by those names.
     """
     cases = [(entry[0], entry[1], entry[2] if len(entry) > 2 else unwritten) for entry in checks]
@@ -36,7 +40,16 @@ def check_tests(checks: list[tuple]) -> tuple[Callable[..., None], Callable[...,
     def reports_an_untouched_stub_as_not_done_yet(check, solution, stub, capsys):
         assert check(stub) is False
         out = capsys.readouterr().out
-        lesson = check.__module__.rsplit(".", 1)[-1]  # aria_kit.exercises.lesson07 -> lesson07
-        assert out.startswith("○") and "not done yet" in out and f'show_solution("{lesson}")' in out, out
+        lesson = check.__module__.rsplit(".", 1)[-1][len("lesson"):]  # aria_kit.exercises.lesson07 -> 07
+        assert out.startswith("○") and "not done yet" in out, out
+        offered = re.search(r'show_solution\("([^"]+)"\)', out)
+        assert offered, f"the hint should say which solution to show: {out}"
+        name = offered.group(1)
+        assert name in (f"lesson{lesson}", f"stretch {lesson}") or name.startswith(f"{lesson}."), (
+            f"the hint offers {name!r}, not a solution of lesson {lesson}")
+        show_solution(name)
+        shown = capsys.readouterr().out
+        assert not shown.startswith("No solution"), (f"show_solution({name!r}) finds nothing: add the exercise to "
+                                                     f"EXERCISES in aria_kit/exercises/lesson{lesson}.py")
 
     return accepts_the_worked_solution, reports_an_untouched_stub_as_not_done_yet

@@ -48,13 +48,13 @@ def test_plain_answer_is_returned_and_recorded_in_history():
     ]
 
 
-def test_recalled_memories_go_into_the_system_prompt_and_all_tool_schemas_are_sent():
+def test_recalled_memories_go_into_their_own_message_and_all_tool_schemas_are_sent():
     agent, llm, memory = make([say("ok")])
     agent.chat("Rust language?")
     request = llm.requests[0]
-    assert request["messages"][0]["role"] == "system"
+    assert request["messages"][0] == {"role": "system", "content": ARIA.instructions()}
     entry = '{"id": "mem_0001", "category": "user_pref", "text": "Alice\'s favourite language is Rust."}'
-    assert entry in request["messages"][0]["content"].splitlines()
+    assert entry in request["messages"][-2]["content"].splitlines()
     assert request["messages"][-1] == {"role": "user", "content": "Rust language?"}
     assert [t["function"]["name"] for t in request["tools"]] == ["add", "broken"]
     assert memory.searches == ["Rust language?"]
@@ -123,7 +123,7 @@ def test_history_is_sent_on_the_next_turn():
     agent.chat("first")
     agent.chat("second")
     roles = [(m["role"], m["content"]) for m in llm.requests[1]["messages"][1:]]
-    assert roles == [("user", "first"), ("assistant", "one"), ("user", "second")]
+    assert roles == [("user", "first"), ("assistant", "one"), ("user", ARIA.live_context([])), ("user", "second")]
 
 
 def test_hot_swap_replaces_a_tool_by_name_and_clear_history_keeps_memory():

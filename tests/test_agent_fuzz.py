@@ -71,7 +71,8 @@ def test_random_tool_calls_never_break_the_loop(rounds):
     llm = ScriptedProvider(script if hits_limit else script + [say("done")])
     memory = ToyMemory()
     tools = default_tools(memory)
-    agent = AutonomousAgent(ARIA, llm, memory, tools, max_rounds=MAX_ROUNDS)
+    agent = AutonomousAgent(ARIA, llm, memory, tools, max_rounds=MAX_ROUNDS, max_tool_calls_per_reply=12,
+                            max_tool_calls_per_turn=48)  # every generated call runs: this test is about the tools
 
     answer = agent.chat("go")  # no exception may escape
 

@@ -114,7 +114,8 @@ def test_recall_k_zero_means_no_recall_and_every_chat_still_works() -> None:
     llm = ScriptedProvider([say("first"), say("second")])
     agent = AutonomousAgent(ARIA, llm, memory, recall_k=0)
     assert [agent.chat("tea?"), agent.chat("tea again?")] == ["first", "second"]
-    assert "(no memories recalled)" in llm.requests[0]["messages"][0]["content"]
+    assert [m["role"] for m in llm.requests[1]["messages"]] == ["system", "user", "assistant", "user"]
+    assert "memories recalled" not in str(llm.requests[1]["messages"]), "recall off: no live-context message at all"
 
 
 @pytest.mark.parametrize(("option", "value"), [("recall_k", -1), ("recall_k", 1.5), ("recall_k", True),
@@ -157,8 +158,7 @@ def test_a_huge_string_in_an_enum_error_is_cut_short() -> None:
 def test_memory_store_refuses_a_category_that_is_not_a_short_label() -> None:
     memory = ToyMemory()
     result = MemoryStoreTool(memory).invoke({"text": "Alice likes tea.", "category": "x" * 99_000})
-    assert result == ("Error: the category is 99000 characters; use a short label of at most 64, "
-                      "such as user_pref or task.")
+    assert result.endswith("argument `category` is 99000 characters long; the limit is 64")
     assert memory.list_all() == []
     assert MemoryStoreTool(memory).invoke({"text": "Alice likes tea.", "category": "x" * 64}).startswith("Stored as")
 
@@ -171,4 +171,5 @@ def test_every_backend_refuses_an_overlong_category_at_store() -> None:
 
 
 def test_web_search_refuses_an_overlong_query() -> None:
-    assert WebSearchTool().invoke({"query": "BM25 " * 1000}) == "Error: the query is 5000 characters; use at most 1000."
+    assert WebSearchTool().invoke({"query": "BM25 " * 1000}).endswith("`query` is 5000 characters long; the limit is 1000")
+    assert WebSearchTool().run("BM25 " * 1000) == "Error: the query is 5000 characters; use at most 1000."

@@ -35,7 +35,7 @@ def test_a_tool_calling_turn_goes_over_the_wire_and_back(fake_openai):
     first, second = (r.body for r in fake_openai.requests)
     assert [t["function"]["name"] for t in first["tools"]] == ["memory_store", "memory_search", "calculator", "web_search"]
     entry = '{"id": "mem_0001", "category": "user_pref", "text": "Alice\'s favourite language is Rust."}'
-    assert entry in first["messages"][0]["content"].splitlines()
+    assert entry in first["messages"][-2]["content"].splitlines()
     assert second["messages"][-2]["tool_calls"][0]["id"] == "call_a"
     assert second["messages"][-1] == {"role": "tool", "tool_call_id": "call_a", "content": "143"}
     assert fake_openai.requests[0].headers["authorization"] == f"Bearer {FAKE_KEY}"

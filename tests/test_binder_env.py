@@ -21,8 +21,11 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -237,3 +240,48 @@ def test_every_notebook_runs_offline_in_the_binder_environment(binder, tmp_path)
                         f"requirements.txt (the one list binder/ installs)" if missing else "")
                 failures.append(f"{nb.relative_to(repo)}: cell {cell}: {ename}: {evalue}{hint}")
     assert not failures, "notebooks that fail on Binder:\n" + "\n".join(failures)
+
+
+def test_postbuild_copies_only_files_the_repository_has_into_the_environment_prefix():
+    # The news pop-up and the CDN-free Voilà page on Binder come from the same files as `make lessons` / `make app`.
+    copies = re.findall(r"^cp (?:-r )?(\S+) \"\$prefix/", (BINDER / "postBuild").read_text(), re.M)
+    assert copies and all((ROOT / source).exists() for source in copies), copies
+    assert "$HOME" not in (BINDER / "postBuild").read_text() and "--config-dir" not in (BINDER / "postBuild").read_text()
+
+
+def test_binder_voila_page_and_lab_settings_come_from_what_postbuild_copies(tmp_path):
+    """postBuild's Jupyter steps, run into a bare prefix, make Voilà's server extension link no public CDN.
+
+    A stand-in for the image: a venv without packages is the prefix; this environment's Jupyter serves from it.
+    """
+    prefix = tmp_path / "prefix"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(prefix)], check=True, timeout=120)
+    jupyter_steps = (BINDER / "postBuild").read_text().split('prefix="$(', 1)[1]
+    subprocess.run(["bash", "-euo", "pipefail", "-c", 'prefix="$(' + jupyter_steps], cwd=ROOT, check=True,
+                   env={**os.environ, "PATH": f"{prefix / 'bin'}{os.pathsep}{os.environ['PATH']}"}, timeout=60)
+    overrides = json.loads((prefix / "etc/jupyter/labconfig/default_setting_overrides.json").read_text())
+    assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "JUPYTER_PATH": str(prefix / "share/jupyter"),
+           "JUPYTER_CONFIG_PATH": str(prefix / "etc/jupyter")}
+    server = subprocess.Popen([sys.executable, "-m", "jupyter", "server", "--no-browser", f"--port={port}",
+                               "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+                               f"--ServerApp.root_dir={ROOT}",
+                               *(["--allow-root"] if os.geteuid() == 0 else [])],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline, page = time.monotonic() + 90, None
+        while page is None and time.monotonic() < deadline:
+            try:
+                url = f"http://127.0.0.1:{port}/voila/render/app/chat.ipynb"
+                with urllib.request.urlopen(url, timeout=60) as reply:
+                    page = reply.read().decode()
+            except OSError:
+                time.sleep(0.5)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert page and "rendered_cells" in page, "Voilà did not render app/chat.ipynb"
+    assert "cdn.jsdelivr.net" not in page, "Voilà's page still links Font Awesome on a public CDN"

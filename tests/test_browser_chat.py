@@ -3,7 +3,8 @@
 This is the one test that proves the widget works where people use it: the
 page loads, Enter and the Send button send, the reply and the memory panel
 update, the tool view opens, and markup typed by a person is shown as text and
-runs nothing. It runs offline (OPENAI_* removed from Voilà's environment).
+runs nothing. It runs `make app` offline (OPENAI_* removed from its environment), and fails on any console error, failed
+request or request that leaves 127.0.0.1 (Voilà's default page fetches Font Awesome from a public CDN).
 
 It needs Debian's Chromium at /usr/bin/chromium (`make browser` installs it as
 root). Without it the test skips on a learner's machine and fails where
@@ -14,12 +15,14 @@ is saved to artifacts/chat.png after every run.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -30,6 +33,7 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-network
 SCREENSHOT = ROOT / "artifacts" / "chat.png"
 STARTUP_TIMEOUT = 120  # seconds for Voilà to listen and the kernel to render the widget (a cold CI machine)
 REPLY_TIMEOUT_MS = 30_000
+LOCAL_HOSTS = {"127.0.0.1", "localhost", None}  # None: data: and blob: URLs
 
 
 def _in_ci() -> bool:
@@ -67,40 +71,56 @@ def _wait_for_port(port: int, process: subprocess.Popen, log: Path) -> None:
 
 @pytest.fixture
 def voila_url(tmp_path: Path) -> Iterator[str]:
-    """Voilà serving app/chat.ipynb on a free local port, offline; stopped (with its kernels) afterwards."""
+    """`make app` (Voilà on app/chat.ipynb) on a free local port, offline; stopped (with its kernels) afterwards."""
     _require_chromium()
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
     log = tmp_path / "voila.log"
+    flags = f"--no-browser --port={port} --Voila.port_retries=0 --show_tracebacks=True"
     with log.open("w") as out:
+        # The learner's command, so its template and config are what the browser meets; a session of its own,
+        # so the whole group (make, Voilà) can be stopped together.
         process = subprocess.Popen(
-            [sys.executable, "-m", "voila", "app/chat.ipynb", "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            ["make", "--no-print-directory", "-o", ".venv/.installed", "app", f"BIN={Path(sys.executable).parent}",
+             f"VOILA_FLAGS={flags}"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
     try:
         _wait_for_port(port, process, log)
         yield f"http://127.0.0.1:{port}/"
+        running = log.read_text()  # what a newcomer sees in the terminal, up to the end of the chat
     finally:
-        process.terminate()  # Voilà shuts its kernels down on SIGTERM
+        os.killpg(process.pid, signal.SIGTERM)  # Voilà shuts its kernels down on SIGTERM
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        print(log.read_text())
+    noise = [line for line in running.splitlines() if "WARNING" in line or "Warning" in line]
+    assert noise == [], "make app prints warnings a newcomer cannot act on:\n" + "\n".join(noise)
 
 
 @pytest.fixture
 def page(voila_url: str):
-    """A headless Chromium page on the chat app; any JavaScript dialog is recorded in ``page.dialogs``."""
+    """A headless Chromium page on the chat app.
+
+    Every JavaScript dialog is recorded in ``page.dialogs``; every console error, failed request and request that
+    leaves 127.0.0.1 in ``page.problems``.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1100, "height": 820})
-            page.dialogs = []
+            page.dialogs, page.problems = [], []
             page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+            page.on("console", lambda message: message.type == "error"
+                    and page.problems.append(f"console error: {message.text}"))
+            page.on("requestfailed", lambda request: page.problems.append(f"failed request: {request.url}"))
+            page.on("request", lambda request: urlsplit(request.url).hostname not in LOCAL_HOSTS
+                    and page.problems.append(f"request off this machine: {request.url}"))
             page.goto(voila_url, timeout=STARTUP_TIMEOUT * 1000)
             page.locator(".aria-input input").wait_for(timeout=STARTUP_TIMEOUT * 1000)
             yield page
@@ -160,6 +180,8 @@ def test_chat_in_browser_remembers_a_fact_answers_from_it_and_shows_markup_as_te
     assert page.dialogs == [], f"a dialog opened: {page.dialogs}"
     assert page.locator(".aria-chat img, .aria-chat script").count() == 0, "user text became HTML elements"
     expect(page.locator(".aria-user").nth(2)).to_contain_text(payload)
+    # Offline nothing may be fetched from elsewhere (Voilà's default page asks a CDN for Font Awesome).
+    assert page.problems == [], "\n".join(page.problems)
     print(f"\nbrowser round trips (3 messages) took {time.perf_counter() - started:.1f} s")
 
     SCREENSHOT.parent.mkdir(exist_ok=True)

@@ -224,6 +224,25 @@ def test_wins_losses_draw_wins_right_losses_left_and_the_interval_around_the_dif
     assert right.get_xlabel() and "recall@5" in fig._suptitle.get_text()
 
 
+def test_the_wins_losses_legend_covers_no_count():
+    # Issue 20: inside the axes the legend hid a loss count's first digit (13 read as 3).
+    pairs = [(name, other) for name in ("chitchat", "fanoutqa") for other in ("vector", "keyword", "seed (RRF 60)")]
+    counts = [(15, 4), (7, 0), (14, 2), (65, 7), (12, 18), (45, 13)]  # lesson 05's dev comparisons
+    comparisons = [(f"{name}: kit default vs {other}",
+                    {"wins": w, "losses": n, "ties": 100, "difference": 0.0, "low": -0.1, "high": 0.1})
+                   for (name, other), (w, n) in zip(pairs, counts)]
+    fig = plot_wins_losses(comparisons)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    left = fig.axes[0]
+    legend = left.get_legend().get_window_extent(renderer)
+    counts = [text for text in left.texts if text.get_text().isdigit()]
+    assert len(counts) == 2 * len(comparisons)
+    assert not [t.get_text() for t in counts if legend.overlaps(t.get_window_extent(renderer))]
+    labels = [axes.xaxis.label.get_window_extent(renderer) for axes in fig.axes]
+    assert not labels[0].overlaps(labels[1]), "the two x-axis labels run into each other"
+
+
 def test_idf_and_similarity_charts_plot_their_data_with_titles_and_labels():
     fig = plot_idf(7)
     lucene, okapi = fig.axes[0].get_lines()[:2]

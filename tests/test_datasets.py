@@ -31,14 +31,14 @@ def _jsonl(path: Path) -> list[dict]:
 
 def test_shipped_files_match_their_recorded_checksums() -> None:
     lines = (DATA_DIR / "SHA256SUMS").read_text().splitlines()
-    assert len(lines) == 6
+    assert len(lines) == 3 * len(list_datasets())  # documents, queries and LICENSE of each set
     for line in lines:
         digest, name = line.split()
         assert hashlib.sha256((DATA_DIR / name).read_bytes()).hexdigest() == digest, name
 
 
 def test_every_set_ships_a_readme_and_licence_and_stays_small() -> None:
-    assert list_datasets() == ["chitchat", "fanoutqa"]
+    assert list_datasets() == ["chitchat", "chitchat_turns", "fanoutqa"]
     total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
     assert total < 5_000_000
     for name in list_datasets():
@@ -68,7 +68,7 @@ def test_fanoutqa_cut_reproduces_the_shipped_records_of_the_fixture_questions() 
     assert all(shipped_queries[row["id"]] == row for row in queries)
 
 
-@pytest.mark.parametrize("name", ["chitchat", "fanoutqa"])
+@pytest.mark.parametrize("name", ["chitchat", "chitchat_turns", "fanoutqa"])
 def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(name: str) -> None:
     dataset = load_dataset(name)
     ids = {document.id for document in dataset.documents}
@@ -82,7 +82,7 @@ def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(nam
 
 
 def test_an_unknown_set_name_is_refused_with_the_known_names() -> None:
-    with pytest.raises(ValueError, match="chitchat, fanoutqa"):
+    with pytest.raises(ValueError, match="chitchat, chitchat_turns, fanoutqa"):
         load_dataset("msmarco")
 
 

@@ -22,12 +22,12 @@ from aria_kit.interfaces import MemoryRecord
 from aria_kit.persona import ARIA
 from aria_kit.scripted import ScriptedProvider
 from exercise_checks import check_tests, verdict
-from aria_kit.solutions.lesson11 import highlight, render_memory, render_panel
+from aria_kit.solutions.lesson11 import highlight, render_history, render_memory, render_panel
 from toy_memory import ToyMemory
 
 
 CHECKS = [(lesson11.check_render_memory, render_memory), (lesson11.check_render_panel, render_panel),
-          (lesson11.check_highlight, highlight)]
+          (lesson11.check_render_history, render_history), (lesson11.check_highlight, highlight)]
 
 
 test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
@@ -220,3 +220,48 @@ def _substrings_too(text, words):
 def test_highlight_check_rejects_marking_that_changes_the_text_or_misses_words(wrong, capsys):
     assert lesson11.check_highlight(wrong) is False
     assert verdict(capsys) == "✗"
+
+
+# ---------------------------------------------------------------- exercise 11.3: a fact that changed (design)
+
+
+def _nothing_struck(versions):
+    return "<ul>" + "".join(f"<li>{escape(r.text)}</li>" for r in versions) + "</ul>"
+
+
+def _everything_struck(versions):
+    return "<ul>" + "".join(f"<li><s>{escape(r.text)}</s> → {escape(r.superseded_by or '')}</li>" for r in versions) + "</ul>"
+
+
+def _no_successor(versions):
+    return "<ul>" + "".join(f"<li>{'<s>' if r.superseded_by else ''}{escape(r.text)}{'</s>' if r.superseded_by else ''}</li>"
+                            for r in versions) + "</ul>"
+
+
+def _unescaped_history(versions):
+    return "<ul>" + "".join(f"<li>{'<del>' if r.superseded_by else ''}{r.text}{'</del> → ' + r.superseded_by if r.superseded_by else ''}</li>"
+                            for r in versions) + "</ul>"
+
+
+@pytest.mark.parametrize("wrong, says", [
+    (_nothing_struck, "put a superseded version's text inside"), (_everything_struck, "strikes through the current"),
+    (_no_successor, "name the successor"), (_unescaped_history, "Pass every value through html.escape")])
+def test_render_history_answers_each_wrong_design_with_its_hint(wrong, says, capsys):
+    assert lesson11.check_render_history(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and says in out, out
+
+
+def test_render_history_accepts_another_design_with_del_and_a_table(capsys):
+    def as_table(versions):
+        rows = "".join(f"<tr><td>{escape(r.id)}</td><td>{'<del>' + escape(r.text) + '</del> (now ' + escape(r.superseded_by) + ')' if r.superseded_by else escape(r.text)}</td></tr>"
+                       for r in reversed(versions))
+        return f"<table>{rows}</table>"
+    assert lesson11.check_render_history(as_table) is True
+    assert verdict(capsys) == "✓"
+
+
+def test_the_quiz_key_scores_full_marks_and_most_questions_ask_for_understanding():
+    questions = lesson11.QUIZ.questions
+    assert lesson11.QUIZ.grade({n: q.answer for n, q in enumerate(questions, 1)}) == len(questions)
+    assert sum(q.kind in ("predict", "explain", "choose") for q in questions) >= 0.6 * len(questions)

@@ -107,10 +107,13 @@ def _ignores_avgdl(tf, doc_len, avgdl=10.0):  # always the fixed 10, whatever th
     return tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * doc_len / 10.0))
 
 
-@pytest.mark.parametrize("wrong", [_without_k1_plus_1, _length_ratio_upside_down, _no_saturation, _ignores_avgdl])
-def test_bm25_weight_check_rejects_a_plausible_mistake(wrong, capsys):
+@pytest.mark.parametrize(("wrong", "hint"), [(_without_k1_plus_1, "(k1 + 1)"), (_length_ratio_upside_down, "upside down"),
+                                           (_no_saturation, "saturates"), (_ignores_avgdl, "always uses 10")])
+def test_bm25_weight_check_answers_a_plausible_mistake_with_its_smallest_case_and_a_hint(wrong, hint, capsys):
     assert lesson12.check_bm25_weight(wrong) is False
-    assert verdict(capsys) == "✗"
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and hint in out, out
+    assert "bm25_weight(tf=" in out, f"the failing case should be named: {out}"
 
 
 def test_bm25_weight_times_idf_is_bm25_index_score_on_the_demo_facts():

@@ -14,9 +14,11 @@ from exercise_checks import check_tests, verdict
 from aria_kit.approximate_search import IVFIndex, exact_search, recall_at_k
 from aria_kit.exact_top_k import ranked_head
 from aria_kit.exercises import lesson13
-from aria_kit.solutions.lesson13 import ivf_search, stretch_top3_agreement, top_k
+from aria_kit.fusion import reciprocal_rank_fusion
+from aria_kit.solutions.lesson13 import approximate_hybrid_top3, ivf_search, stretch_top3_agreement, top_k
 
-CHECKS = [(lesson13.check_top_k, top_k), (lesson13.check_ivf_search, ivf_search)]
+CHECKS = [(lesson13.check_top_k, top_k), (lesson13.check_ivf_search, ivf_search),
+          (lesson13.check_stretch, approximate_hybrid_top3)]
 
 
 test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
@@ -30,10 +32,22 @@ WRONG_TOP_K = {
 }
 
 
+TOP_K_HINTS = {"unstable sort: ties in any order": "lowest indices", "worst first": "highest scores come first",
+               "argpartition without sorting the head": "lowest indices", "one short": "exactly min(k, len(scores))"}
+# (a shrunk case: the prefix of the random scores that still fails is printed in full)
+
+
 @pytest.mark.parametrize("wrong", WRONG_TOP_K.values(), ids=WRONG_TOP_K.keys())
 def test_top_k_check_rejects_plausible_mistakes(wrong, capsys):
     assert lesson13.check_top_k(wrong) is False
     assert verdict(capsys) == "✗"
+
+
+@pytest.mark.parametrize("name", TOP_K_HINTS)
+def test_top_k_check_answers_a_mistake_with_a_small_case_and_its_hint(name, capsys):
+    lesson13.check_top_k(WRONG_TOP_K[name])
+    out = capsys.readouterr().out
+    assert "top_k(np.array([" in out and TOP_K_HINTS[name] in out, out
 
 
 WRONG_IVF = {
@@ -72,3 +86,29 @@ def test_the_stretch_answer_measures_an_agreement_share():
     texts = [f"{who} works on {what}" for who in ("Alice", "Bob", "Carol") for what in ("Raft", "Rust", "BM25")] * 4
     share = stretch_top3_agreement(texts, ["who works on Raft", "Rust"], n_lists=4, nprobe=4)
     assert share == 1.0  # probing every list is exact search
+
+
+def _keyword_ranking(keyword):
+    return [int(r) for r in np.lexsort((np.arange(len(keyword)), -keyword)) if keyword[r] > 0]
+
+
+WRONG_STRETCH = {  # (a wrong answer, the words its hint must say)
+    "IVF alone, BM25 forgotten": (lambda index, keyword, query, nprobe: index.search(query, 3, nprobe)[0].tolist(),
+                                  "keyword ranking is missing"),
+    "every row keeps its exact vector rank": (
+        lambda index, keyword, query, nprobe: [r for r, _ in reciprocal_rank_fusion(
+            [exact_search(index.vectors, query, len(index.vectors)).tolist(), _keyword_ranking(keyword)])[:3]],
+        "unprobed rows still got a vector rank"),
+    "rows with no keyword match ranked too": (
+        lambda index, keyword, query, nprobe: [r for r, _ in reciprocal_rank_fusion(
+            [index.search(query, len(index.vectors), nprobe)[0].tolist(),
+             np.lexsort((np.arange(len(keyword)), -keyword)).tolist()])[:3]],
+        "rows scoring above 0"),
+}
+
+
+@pytest.mark.parametrize(("wrong", "hint"), WRONG_STRETCH.values(), ids=WRONG_STRETCH.keys())
+def test_stretch_check_answers_a_plausible_mistake_with_its_case_and_a_hint(wrong, hint, capsys):
+    assert lesson13.check_stretch(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and hint in out and "nprobe = " in out, out

@@ -4,8 +4,9 @@ Checked per notebook in ``notebooks/``:
 
 - the first cell is the title ``# NN · …`` (NN = the file's number), 3–5 objectives under
   "**You will**", "**Before you start:**" and "**Time:** about N minutes" with N a multiple of 5;
-- N is within a third of the recomputed estimate: markdown words at 200 a minute, 5 minutes per
-  ``Exercise NN.M``, 10 for the stretch task, plus the run time recorded in
+- the Time line says it is an estimate, and N is within a third of the recomputed estimate: markdown words
+  at 200 a minute, plus each exercise's and the stretch task's minutes from the lesson's ``EXERCISES``
+  (docs/exercises.md), plus the run time recorded in
   ``benchmarks/lesson_run_times.json`` (regenerate it with ``python benchmarks/lesson_run_times.py``;
   a figure measured in a test on a shared machine would be noise);
 - exercises are numbered ``Exercise NN.M`` with the lesson's own NN, and each ends with a check cell;
@@ -29,10 +30,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from aria_kit.exercises.catalogue import lesson_exercises
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 RUN_TIMES = ROOT / "benchmarks" / "lesson_run_times.json"
-WORDS_PER_MINUTE, MINUTES_PER_EXERCISE, MINUTES_PER_STRETCH = 200, 5, 10
+WORDS_PER_MINUTE = 200
 
 LESSON_REF = re.compile(r"\b[Ll]essons?\s+(\d{1,2}(?:\s*(?:–|-|,|and|or|to)\s*\d{1,2}\b)*)")
 NOTEBOOK_REF = re.compile(r"\b\d\d_[a-z][a-z0-9_]*\b")
@@ -58,13 +61,10 @@ def _stated_minutes(first_cell: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _estimate_minutes(notebook, run_seconds: float) -> float:
+def _estimate_minutes(notebook, lesson: str, run_seconds: float) -> float:
     words = sum(len(text.split()) for text in _markdown(notebook))
-    exercises = {match.groups() for heading in _headings(notebook, 2) + _headings(notebook, 3)
-                 for match in EXERCISE.finditer(heading)}
-    stretch = 1 if "Stretch" in _headings(notebook, 2) else 0
-    return (words / WORDS_PER_MINUTE + MINUTES_PER_EXERCISE * len(exercises) + MINUTES_PER_STRETCH * stretch
-            + run_seconds / 60)
+    exercises = sum(exercise.minutes for exercise in lesson_exercises(lesson))
+    return words / WORDS_PER_MINUTE + exercises + run_seconds / 60
 
 
 IDS = [path.stem for path in NOTEBOOKS]
@@ -83,6 +83,9 @@ def test_the_first_cell_states_title_objectives_prerequisites_and_time(path):
     assert "**Before you start:**" in first.source, "say which lessons come first: **Before you start:** …"
     minutes = _stated_minutes(first.source)
     assert minutes is not None, "state the time as **Time:** about N minutes"
+    time_line = next(line for line in first.source.splitlines() if line.startswith("**Time:**"))
+    assert "estimate" in time_line, ("say the time is an estimate (reading, exercises and run time, not learners "
+                                     f"timed): {time_line!r}")
     assert minutes % 5 == 0, f"round the time to 5 minutes, got {minutes}"
 
 
@@ -94,9 +97,9 @@ def test_the_stated_time_is_within_a_third_of_the_measured_estimate(path):
     seconds = json.loads(RUN_TIMES.read_text())["seconds"] if RUN_TIMES.exists() else {}
     assert path.stem in seconds, (f"no run time recorded for {path.stem}: run "
                                   f"`python benchmarks/lesson_run_times.py {path.stem}` and commit the JSON")
-    estimate = _estimate_minutes(notebook, seconds[path.stem])
+    estimate = _estimate_minutes(notebook, path.stem[:2], seconds[path.stem])
     assert abs(stated - estimate) <= estimate / 3, (
-        f"the first cell says about {stated} minutes; reading, exercises, stretch and run time add up to "
+        f"the first cell says about {stated} minutes; reading, exercises (EXERCISES minutes) and run time add up to "
         f"{estimate:.0f} (state about {5 * round(estimate / 5)})")
 
 

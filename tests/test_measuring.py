@@ -11,14 +11,22 @@ import pytest
 from aria_kit.datasets import load_dataset
 from aria_kit.fusion import RRF, ConvexFusion
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.measuring import (bootstrap_interval, evaluate, ndcg_at_k, paired, recall_at_k, reciprocal_rank,
-                                score)
+from aria_kit.measuring import (bootstrap_interval, capped_recall_at_k, evaluate, ndcg_at_k, paired, query_clusters,
+                                recall_at_k, reciprocal_rank, score)
 
 
 def test_recall_counts_the_share_of_relevant_ids_in_the_top_k() -> None:
     assert recall_at_k(["a", "x", "b", "y"], ["a", "b"], 2) == 0.5
     assert recall_at_k(["a", "x", "b", "y"], ["a", "b"], 3) == 1.0
     assert recall_at_k(["x"], ["a"], 10) == 0.0
+
+
+def test_capped_recall_lets_a_perfect_top_k_score_one_when_more_than_k_are_relevant() -> None:
+    relevant = [f"r{i}" for i in range(8)]
+    assert recall_at_k(relevant, relevant, 5) == 5 / 8  # plain recall@5 cannot reach 1 here
+    assert capped_recall_at_k(relevant, relevant, 5) == 1.0
+    assert capped_recall_at_k(["a", "x", "b"], ["a", "b"], 5) == recall_at_k(["a", "x", "b"], ["a", "b"], 5) == 1.0
+    assert capped_recall_at_k(["x", "r0"], relevant, 2) == 0.5 and score("capped recall@2", ["x", "r0"], relevant) == 0.5
 
 
 def test_reciprocal_rank_is_one_over_the_first_relevant_position() -> None:
@@ -53,6 +61,28 @@ def test_bootstrap_interval_is_deterministic_and_brackets_the_mean() -> None:
     assert (low, high) == bootstrap_interval(values)
     assert low < values.mean() < high
     assert bootstrap_interval([0.5] * 10) == (0.5, 0.5)
+
+
+def test_a_cluster_bootstrap_is_wider_when_questions_of_one_session_fail_together() -> None:
+    # 30 sessions of 5 questions; a session's questions all succeed or all fail together.
+    session_scores = np.random.default_rng(2).integers(0, 2, 30).astype(float)
+    values, sessions = np.repeat(session_scores, 5), np.repeat(np.arange(30), 5)
+    naive, clustered = bootstrap_interval(values), bootstrap_interval(values, clusters=sessions)
+    assert clustered[1] - clustered[0] > 1.8 * (naive[1] - naive[0])  # about sqrt(5) wider
+    assert clustered[0] < values.mean() < clustered[1]
+    singletons = bootstrap_interval(values, clusters=list(range(len(values))))
+    assert singletons == naive  # one question per cluster is the plain bootstrap
+    with pytest.raises(ValueError, match="one cluster label per value"):
+        bootstrap_interval(values, clusters=[1, 2])
+
+
+def test_chat_questions_cluster_by_session_and_fact_questions_stand_alone() -> None:
+    chat = load_dataset("chitchat")
+    labels = query_clusters(chat, chat.queries["dev"])
+    assert len(set(labels)) < len(labels)  # several questions per session
+    assert labels[0] == chat.queries["dev"][0].relevant[0].rsplit("-c", 1)[0]
+    facts = load_dataset("fanoutqa")
+    assert len(set(query_clusters(facts, facts.queries["dev"]))) == len(facts.queries["dev"])
 
 
 @pytest.fixture(scope="module")

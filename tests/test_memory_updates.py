@@ -77,7 +77,7 @@ def test_recall_shows_only_the_current_fact_marked_as_updated() -> None:
     llm = ScriptedProvider([say("Go.")])
     agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory))
     agent.chat("What is Alice's favourite programming language?")
-    prompt = llm.requests[0]["messages"][0]["content"]
+    prompt = llm.requests[0]["messages"][-2]["content"]  # the recalled memories, in their own message (lesson 08)
     from aria_kit.memory_rules import read_quoted_entries
 
     recalled = {entry["id"]: entry for entry in read_quoted_entries(prompt)}

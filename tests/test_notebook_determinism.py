@@ -2,14 +2,21 @@
 
 The end-to-end check runs `scripts/execute_notebooks.py` twice on copies of one
 small notebook and of the two full of widgets (lesson 11 and the chat app) and
-compares the files byte for byte; the rest checks the normalisation on hand-made notebooks.
+compares the files byte for byte; the rest checks the normalisation on hand-made notebooks. One more runs
+`make lessons` and opens a lesson in a real JupyterLab in headless Chromium: saving it must not change a byte.
 """
 
 import copy
+import difflib
 import json
+import os
+import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -19,7 +26,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from execute_notebooks import WIDGET_STATE, WIDGET_VIEW, _keep_live_timing_pictures, normalise  # noqa: E402
+from execute_notebooks import (  # noqa: E402
+    WIDGET_STATE, WIDGET_VIEW, _keep_live_timing_pictures, installed_kernelspec, normalise)
+
+MAKE = shutil.which("make")
 
 
 def widget_notebook(ids):
@@ -116,3 +126,83 @@ def test_markdown_cells_beside_a_live_timings_chart_are_left_alone():
                                                _chart_cell("NEW", "<Figure>", ["live-timings"])])
     _keep_live_timing_pictures(executed, committed)
     assert executed.cells[1].outputs[0].data["image/png"] == "OLD"
+
+
+def test_an_old_python_3_kernelspec_becomes_the_one_jupyterlab_writes():
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    assert normalise(notebook, "z.ipynb").metadata["kernelspec"] == {
+        "display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def test_every_notebook_names_the_installed_kernel_as_jupyterlab_would_write_it():
+    # JupyterLab rewrites a kernelspec that differs from the kernel it starts and marks the lesson unsaved.
+    expected = installed_kernelspec()
+    wrong = {str(path.relative_to(ROOT)): json.loads(path.read_text())["metadata"].get("kernelspec")
+             for path in sorted([*ROOT.glob("notebooks/*.ipynb"), *ROOT.glob("app/*.ipynb")])}
+    assert {name: spec for name, spec in wrong.items() if spec != expected} == {}, \
+        f"run `make notebooks`: the normaliser writes {expected}"
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def test_opening_a_lesson_in_jupyterlab_and_saving_it_changes_no_byte(tmp_path):
+    """`make lessons`, a real JupyterLab, a headless browser: open a lesson, let the kernel start, save, compare.
+
+    The copy is normalised as `make notebooks` writes it; lesson 11 carries widget state. It also checks what a
+    newcomer sees first: the lesson is not marked unsaved, no news pop-up, and a quiet terminal.
+    """
+    if not CHROMIUM.exists() or MAKE is None:
+        pytest.skip(f"needs make and {CHROMIUM} (`make browser` installs it as root)")
+    from playwright.sync_api import sync_playwright
+
+    lesson = tmp_path / "notebooks" / "11_chat.ipynb"
+    lesson.parent.mkdir()
+    notebook = nbformat.read(ROOT / "notebooks" / lesson.name, as_version=4)
+    nbformat.write(normalise(notebook, lesson.name), lesson)
+    before = lesson.read_bytes()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = tmp_path / "lab.log"
+    server = subprocess.Popen([MAKE, "--no-print-directory", "-o", ".venv/.installed", "lessons", f"PORT={port}",
+                               f"LAB_ROOT={tmp_path}", "LAB_FLAGS=--no-browser --ServerApp.port_retries=0",
+                               f"JUPYTER={Path(sys.executable).parent / 'jupyter'}"],
+                              cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True,
+                              env={**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")})
+    try:
+        deadline = time.monotonic() + 60
+        while not re.search(r"token=\w+", log.read_text()) and time.monotonic() < deadline:
+            assert server.poll() is None, log.read_text()
+            time.sleep(0.2)
+        token = re.search(r"token=(\w+)", log.read_text()).group(1)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/lab/tree/notebooks/{lesson.name}?token={token}")
+            page.get_by_text("Kernel status: Idle").first.wait_for(state="attached", timeout=90_000)
+            page.wait_for_timeout(1500)  # the moment JupyterLab would mark a changed kernelspec unsaved
+            assert page.locator(".jp-mod-dirty").count() == 0, "the lesson opened marked unsaved"
+            toasts = page.locator(".Toastify__toast").all_inner_texts()
+            assert not any("news" in toast for toast in toasts), toasts
+            saved_at = lesson.stat().st_mtime_ns
+            dialogs = page.locator(".jp-Dialog").all_inner_texts()
+            assert dialogs == [], dialogs
+            page.keyboard.press("Control+s")  # what autosave does, two minutes sooner
+            deadline = time.monotonic() + 20
+            while lesson.stat().st_mtime_ns == saved_at and time.monotonic() < deadline:
+                time.sleep(0.1)
+            browser.close()
+        assert lesson.stat().st_mtime_ns != saved_at, "JupyterLab did not save the lesson"
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=20)
+    assert lesson.read_bytes() == before, "saving in JupyterLab changed the lesson: " + "\n".join(
+        difflib.unified_diff(before.decode().splitlines(), lesson.read_text().splitlines(), lineterm="", n=1))
+    noise = [line for line in log.read_text().splitlines()
+             if re.search(r"Warning|WARNING|\[W |Skipped non-installed|extension was successfully", line)]
+    assert noise == [], "the terminal shows noise on start:\n" + "\n".join(noise)

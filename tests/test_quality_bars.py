@@ -6,7 +6,9 @@ Measured when chosen (benchmarks/README.md, 2026-12-01): chitchat held-out fused
 0.120 for the seed's default (RRF k = 60, every query word, no stemming); fanoutqa recall@5 0.417
 vs 0.323, nDCG@10 0.646 vs 0.518. The issue's bar of +4 points on the conversational set was met on
 dev (+6.9) but NOT on held-out (+1.0), so it is not asserted here; ``HybridMemory.tune`` is the
-documented way to do better on your own data.
+documented way to do better on your own data. Since issue 21 (capped recall@5, intervals by session):
+no shipped set's default falls below today's held-out interval, and on no set does the default trail one of
+its own single rankings clearly (the paired interval lies wholly below 0).
 """
 
 from __future__ import annotations
@@ -54,3 +56,36 @@ def test_conversational_default_keeps_its_measured_gain_over_the_seed() -> None:
 def test_fact_default_keeps_its_measured_gain_over_the_seed() -> None:
     default, seed = runs("fanoutqa")
     assert default.mean("fused", "recall@5") >= seed.mean("fused", "recall@5") + 0.08  # measured: +9.4 points
+
+
+# ---------------------------------------------------------------- issue 21: capped recall, intervals by session
+
+# The kit default's held-out capped recall@5 and its session-resampled 95% interval, measured 2026-12-01
+# (benchmarks/bench_quality.py) before and after thread context and capped recall landed: a later default may
+# move within its interval, not below it.
+TODAY = {"chitchat": (0.130, 0.076), "chitchat_turns": (0.110, 0.055), "fanoutqa": (0.532, 0.481)}
+
+
+@functools.cache
+def heldout_scores(name: str):
+    from aria_kit.tuning import score_dataset
+
+    return score_dataset(load_dataset(name))["heldout"]
+
+
+@pytest.mark.parametrize("name", sorted(TODAY))
+def test_no_default_falls_below_todays_interval_on_held_out(name: str) -> None:
+    from aria_kit.tuning import kit_default
+
+    split = heldout_scores(name)
+    mean = split.scores(split.rankings(*kit_default()), "capped recall@5").mean()
+    assert mean >= TODAY[name][1], f"{name}: {mean:.3f} is below today's interval (from {TODAY[name][1]})"
+
+
+@pytest.mark.parametrize("name", sorted(TODAY))
+@pytest.mark.parametrize("single", ["vector", "keyword"])
+def test_the_default_is_never_clearly_worse_than_one_of_its_own_rankings_on_held_out(name: str, single: str) -> None:
+    from aria_kit.tuning import compare, kit_default
+
+    result = compare(heldout_scores(name), kit_default(), (single, True, True))
+    assert result["high"] >= 0, f"{name}: the default trails {single} clearly: {result}"

@@ -74,11 +74,20 @@ def test_unanswered_questions_print_a_circle_and_score_nothing(name, quiz, capsy
     assert quiz.grade({}) == 0  # a dict with nothing in it is the same as all unanswered
 
 
-def test_an_answer_that_is_not_an_option_is_named_and_not_raised(capsys):
+def test_an_answer_that_is_not_an_option_is_reported_invalid_not_unanswered(capsys):
     quiz = QUIZZES[0][1]
-    assert quiz.grade({1: "z", 2: 3}) == 0
+    assert quiz.grade({1: "z", 2: 3, 3: ["a"]}) == 0
     out = capsys.readouterr().out
-    assert "'z' is not one of the options" in out and "○ 2" in out
+    letters = ", ".join(f'"{letter}"' for letter in quiz.questions[0].options)
+    assert f"? 1: 'z' is not a valid answer — write one of the letters {letters}." in out
+    assert "? 2: 3 is not a valid answer" in out and "? 3: ['a'] is not a valid answer" in out
+    # only a missing or empty answer is "not answered yet"
+    assert [line[:1] for line in out.splitlines()[:3]] == ["?", "?", "?"]
+
+
+def test_a_question_kind_must_be_one_of_the_four():
+    with pytest.raises(ValueError, match="kind must be one of predict, explain, choose, recall"):
+        Question("?", {"a": "x", "b": "y"}, "a", "right", {"b": "no"}, kind="guess")
 
 
 def test_a_question_without_an_explanation_for_a_wrong_option_is_refused():

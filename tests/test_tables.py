@@ -131,3 +131,19 @@ def test_an_empty_table_still_shows_its_headers():
     table = Table([], headers=["id", "score"], title="Nothing found")
     assert repr(table).splitlines()[:2] == ["Nothing found", "id  score"]
     assert _read_html(table).headers == ["id", "score"]
+
+
+def test_trace_shows_every_step_of_a_turn_under_the_user_message():
+    from aria_kit.agent import AutonomousAgent
+    from aria_kit.persona import ARIA
+    from aria_kit.scripted import ScriptedProvider, call_tool, say
+    from aria_kit.tables import trace
+    from aria_kit.tools import WebSearchTool
+    from toy_memory import ToyMemory
+
+    agent = AutonomousAgent(ARIA, ScriptedProvider([call_tool("web_search", {"query": "BM25"}), say("Done.")]),
+                            ToyMemory(), [WebSearchTool()])
+    agent.chat("What is BM25?")
+    table = trace(agent.last_turn)
+    assert table.title == "user: What is BM25?"
+    assert [row[1] for row in table.rows] == ["recall", "model", "tool", "model", "answer"]

@@ -29,7 +29,8 @@ def test_memory_store_returns_the_new_id_and_category():
 def test_memory_store_reports_rejected_input_as_an_error_for_the_model():
     memory = ToyMemory()
     assert MemoryStoreTool(memory).invoke({"text": "   "}).startswith("Error: text must be a non-empty string")
-    assert MemoryStoreTool(memory).invoke({"text": "x" * 5000}).startswith("Error: the text is 5000 characters")
+    assert MemoryStoreTool(memory).invoke({"text": "x" * 5000}).endswith("`text` is 5000 characters long; the limit is 4000")
+    assert MemoryStoreTool(memory).run("x" * 5000).startswith("Error: the text is 5000 characters")
     assert memory.list_all() == []
 
 
@@ -42,7 +43,8 @@ def test_memory_search_lists_hits_with_ids_and_scores():
         '{"id": "mem_0001", "category": "user_pref", "text": "Bob likes tea.", "fused": 2.0, "cosine": 0.0, "bm25": 2.0}',
     ]
     assert MemorySearchTool(memory).invoke({"query": "zebra"}) == 'No memories found for "zebra".'
-    assert MemorySearchTool(memory).invoke({"query": "bob", "top_k": 0}).startswith("Error: top_k must be between 1 and 10")
+    assert MemorySearchTool(memory).invoke({"query": "bob", "top_k": 0}).endswith("`top_k` must be at least 1, got 0")
+    assert MemorySearchTool(memory).run("bob", top_k=11).startswith("Error: top_k must be between 1 and 10")
 
 
 def test_web_search_finds_built_in_topics_and_says_when_it_has_nothing():

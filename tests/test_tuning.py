@@ -7,7 +7,7 @@ import pytest
 
 from aria_kit.bm25 import STOPWORDS
 from aria_kit.datasets import Document, LabelledQuery, LabelledSet, load_dataset
-from aria_kit.evaluation import EVAL_MEMORIES
+from aria_kit.evaluation import EVAL_MEMORIES, orderings
 from aria_kit.fusion import RRF, ConvexFusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.measuring import bootstrap_interval, evaluate, fill_memory, paired, score
@@ -17,6 +17,8 @@ from aria_kit.tuning import (
     failure_table,
     kit_default,
     method_name,
+    one_factor_steps,
+    one_factor_table,
     recall_curve,
     score_dataset,
     setting_label,
@@ -72,6 +74,25 @@ def test_scored_split_agrees_with_hybrid_memory_on_a_shipped_data_set():
         assert scored["dev"].ranking(q, RRF(60), stopwords=True, depth=20) == [to_doc[h.id] for h in store.search(query.text, 20)]
 
 
+@pytest.mark.parametrize("window", [0, 1, 2])
+def test_scored_split_indexes_thread_turns_with_their_neighbours_as_hybrid_memory_does(window):
+    turns = load_dataset("chitchat_turns")
+    threads = list(dict.fromkeys(d.metadata["thread"] for d in turns.documents))[:6]
+    documents = tuple(d for d in turns.documents if d.metadata["thread"] in threads)
+    ids = {d.id for d in documents}
+    dev = tuple(q for q in turns.queries["dev"] + turns.queries["heldout"] if set(q.relevant) <= ids)
+    head = LabelledSet("turns", documents, {"dev": dev, "heldout": ()})
+    assert len(dev) >= 5
+    scored = score_dataset(head, thread_window=window)["dev"]
+    store = HybridMemory(thread_window=window)
+    to_doc = fill_memory(head, store)
+    for q, query in enumerate(dev):
+        expected = [to_doc[h.id] for h in store.search(query.text, 15)]
+        assert scored.ranking(q, kit_default()[0], depth=15) == expected
+        keyword = orderings(store.search(query.text, len(documents)))["keyword"]
+        assert scored.ranking(q, "keyword", depth=len(documents)) == [to_doc[memory_id] for memory_id in keyword]
+
+
 def test_an_unknown_method_is_refused_by_name(small_set):
     with pytest.raises(ValueError, match="unknown method 'bm25'"):
         score_dataset(small_set)["dev"].ranking(0, "bm25")
@@ -86,7 +107,7 @@ def test_ablation_rows_are_the_means_of_the_per_query_metrics(small_set):
     for row, method in zip(rows, methods * 4):
         ranked = scored.rankings(method, row.stopwords, row.stemming)
         for k in range(1, 6):
-            expected = np.mean([score(f"recall@{k}", r, q.relevant) for r, q in zip(ranked, scored.queries)])
+            expected = np.mean([score(f"capped recall@{k}", r, q.relevant) for r, q in zip(ranked, scored.queries)])
             assert row.recall[k - 1] == pytest.approx(expected)
         assert row.ndcg == pytest.approx(np.mean([score("nDCG@10", r, q.relevant)
                                                   for r, q in zip(ranked, scored.queries)]))
@@ -102,83 +123,26 @@ def test_kit_default_reports_what_a_plain_hybrid_memory_does():
     assert plain.stemming == stemming
 
 
-# ---------------------------------------------------------------- what lesson 05 says about the shipped data
+# ---------------------------------------------------------------- one factor at a time (lesson 05's claims file
+# checks what the lesson says about the shipped data: tests/claims/lesson_05.py)
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    """Both shipped sets scored, and lesson 05's tuning grid on dev, as the notebook computes them."""
-    data = {name: load_dataset(name) for name in ("chitchat", "fanoutqa")}
-    scored = {name: score_dataset(d) for name, d in data.items()}
-    grid = ["vector", "keyword", *(RRF(k) for k in (1, 10, 30, 60, 100)),
-            *(ConvexFusion(w / 10) for w in range(1, 10))]
-    rows = {name: sorted(ablation(s["dev"], grid), key=lambda r: (-r.recall[4], -r.ndcg)) for name, s in scored.items()}
-    by_name = {method_name(m): m for m in grid}
-    tuned = {name: (by_name[r[0].method], r[0].stopwords, r[0].stemming) for name, r in rows.items()}
-    return data, scored, rows, tuned
+def test_one_factor_steps_change_exactly_one_setting_each_from_the_seed_to_the_default():
+    steps = list(one_factor_steps().values())
+    assert repr(steps[0][0]) == "RRF(k=60)" and steps[0][1:] == (False, False)
+    assert repr(steps[-1][0]) == repr(kit_default()[0]) and steps[-1][1:] == kit_default()[1:]
+    for before, after in zip(steps, steps[1:]):
+        changed = [repr(x) != repr(y) for x, y in zip(before, after)]
+        assert sum(changed) == 1, f"{before} -> {after} changes {sum(changed)} things"
 
 
-def test_what_lesson_05_says_about_the_shipped_data_still_holds(shipped):
-    # Lesson 05's takeaways say these things in words; if the data, the embedder or the default
-    # changes, this test says which sentence to rewrite (see notebooks/05_measuring_memory.ipynb).
-    data, scored, rows, tuned = shipped
-    vector, keyword = ("vector", True, True), ("keyword", True, True)
-    default, seed = kit_default(), (RRF(60), False, False)
-    chat, facts = scored["chitchat"]["dev"], scored["fanoutqa"]["dev"]
-    mean = lambda split, setting, metric: split.scores(split.rankings(*setting), metric).mean()  # noqa: E731
-    # section 3: keyword search wins widely on fanoutqa, narrowly on chitchat
-    assert mean(facts, keyword, "recall@5") - mean(facts, vector, "recall@5") > 0.1
-    assert 0 < mean(chat, keyword, "recall@5") - mean(chat, vector, "recall@5") < 0.03
-    curves = {name: recall_curve(chat, setting) for name, setting in (("vector", vector), ("keyword", keyword),
-                                                                       ("seed", seed), ("default", default))}
-    at_or_above = [curves["default"][k] >= max(c[k] for c in curves.values()) for k in range(10)]
-    assert at_or_above == [True, False] + [True] * 8  # "at every k but one (k = 2)"
-    assert curves["keyword"][1] > curves["default"][1]
-    assert 0.25 <= curves["default"][9] < 1 / 3  # "fewer than one question in three at k = 10"
-    assert all(w > v for v, w in zip(curves["vector"], curves["keyword"]))  # "ahead … at every k there too"
-    facts_curves = {name: recall_curve(facts, setting) for name, setting in (("vector", vector), ("keyword", keyword),
-                                                                             ("seed", seed), ("default", default))}
-    assert all(w > v for v, w in zip(facts_curves["vector"], facts_curves["keyword"]))
-    assert all(abs(d - w) <= 0.02 for d, w in zip(facts_curves["default"], facts_curves["keyword"]))
-    assert all(v < s < w for v, s, w in zip(facts_curves["vector"], facts_curves["seed"], facts_curves["keyword"]))
-    # section 4: which dev intervals stay clear of 0
-    results = {(name, other): compare(split, default, setting)
-               for name, split in (("chitchat", chat), ("fanoutqa", facts))
-               for other, setting in (("vector", vector), ("keyword", keyword), ("seed", seed))}
-    assert {key for key, result in results.items() if result["low"] > 0} == {
-        ("chitchat", "vector"), ("chitchat", "keyword"), ("chitchat", "seed"), ("fanoutqa", "vector"),
-        ("fanoutqa", "seed")}
-    against_keyword = results["fanoutqa", "keyword"]
-    assert (against_keyword["wins"], against_keyword["losses"]) == (12, 18) and against_keyword["high"] > 0
-    assert all(r["ties"] > r["wins"] + r["losses"] for r in results.values())  # "most questions tie"
-    # section 5: the five worst chitchat failures share no word with their answer, and vector ranks them low
-    worst = failure_table(data["chitchat"], chat, default, n=5)
-    assert all(row[3] > 1000 and row[4] is None for row in worst.rows)
-    assert "what does that mean?" in [row[0] for row in worst.rows]  # quoted in the takeaway
-    # section 6: both sets want stems; chitchat drops stop words and gives the vector side >= half, or fuses
-    # ranks; fanoutqa leans on keywords; the top five of each lie within 0.007 recall@5
-    assert all(row.stemming for name in rows for row in rows[name][:5])
-    assert all(row.stopwords and (row.method.startswith("rrf") or float(row.method[len("convex(w="):-1]) >= 0.5)
-               for row in rows["chitchat"][:5])
-    assert all(row.method == "keyword" or (row.method.startswith("convex")
-                                           and float(row.method[len("convex(w="):-1]) <= 0.4)
-               for row in rows["fanoutqa"][:5])
-    assert all(r[0].recall[4] - r[4].recall[4] <= 0.007 for r in rows.values())
-    # section 7: tuning on dev does not beat the default on held-out; the default beats the seed clearly on
-    # fanoutqa only
-    chat_h, facts_h = scored["chitchat"]["heldout"], scored["fanoutqa"]["heldout"]
-    tuned_chat = compare(chat_h, tuned["chitchat"], default)
-    assert isinstance(tuned["chitchat"][0], RRF) and tuned["chitchat"][0].k == 30
-    assert (tuned_chat["wins"], tuned_chat["losses"]) == (0, 3) and not tuned_chat["low"] > 0
-    tuned_facts = compare(facts_h, tuned["fanoutqa"], default)
-    assert (tuned_facts["wins"], tuned_facts["losses"]) == (18, 27) and tuned_facts["low"] < 0 < tuned_facts["high"]
-    facts_vs_seed = compare(facts_h, default, seed)
-    assert facts_vs_seed["low"] > 0 and round(facts_vs_seed["difference"], 3) == 0.094
-    chat_vs_seed = compare(chat_h, default, seed)
-    assert (chat_vs_seed["wins"], chat_vs_seed["losses"]) == (6, 5) and chat_vs_seed["low"] < 0
-    assert round(chat_vs_seed["difference"], 3) == 0.010
-    assert round(compare(chat, default, seed)["difference"], 3) == 0.069
-    assert mean(chat_h, vector, "recall@5") < mean(chat, vector, "recall@5")  # held-out chitchat is harder
+def test_one_factor_table_reports_each_step_and_its_paired_change(small_set):
+    split = score_dataset(small_set)["dev"]
+    table = one_factor_table({"small": split})
+    steps = one_factor_steps()
+    assert [row[1] for row in table.rows] == list(steps) and table.rows[0][3] == "—"
+    seed, stems = (split.scores(split.rankings(*s), "capped recall@5") for s in list(steps.values())[:2])
+    assert table.rows[1][3].startswith(f"{(stems - seed).mean():+.3f} [")
 
 
 def test_compare_pairs_the_same_queries_and_bootstraps_their_differences(small_set):
@@ -186,9 +150,25 @@ def test_compare_pairs_the_same_queries_and_bootstraps_their_differences(small_s
     a, b = (RRF(60), False, False), ("vector", True, True)
     first, second = split.scores(split.rankings(*a), "MRR"), split.scores(split.rankings(*b), "MRR")
     result = compare(split, a, b, "MRR")
+    assert len(set(split.clusters)) == len(split.queries)  # fact questions: each its own cluster
     assert (result["wins"], result["losses"], result["ties"]) == paired(first, second)
     assert (result["low"], result["high"]) == bootstrap_interval(first - second)
     assert result["difference"] == pytest.approx((first - second).mean())
+
+
+def test_compare_can_rank_the_second_setting_on_another_scoring_of_the_same_questions():
+    turns = load_dataset("chitchat_turns")
+    head = LabelledSet("turns", turns.documents, {"dev": turns.queries["dev"][:20], "heldout": ()})
+    context, plain = score_dataset(head)["dev"], score_dataset(head, thread_window=0)["dev"]
+    default = kit_default()
+    across = compare(context, default, default, other=plain)
+    with_context = context.scores(context.rankings(*default), "capped recall@5")
+    without = plain.scores(plain.rankings(*default), "capped recall@5")
+    assert across["difference"] == pytest.approx((with_context - without).mean())
+    assert compare(context, default, default)["difference"] == 0.0
+    with pytest.raises(ValueError, match="same questions"):
+        compare(context, default, default, other=score_dataset(LabelledSet(
+            "turns", turns.documents, {"dev": turns.queries["dev"][1:3], "heldout": ()}), thread_window=0)["dev"])
 
 
 def test_recall_curve_summary_and_labels_agree_with_the_ablation_rows(small_set):
@@ -207,10 +187,10 @@ def test_recall_curve_summary_and_labels_agree_with_the_ablation_rows(small_set)
 def test_failure_table_lists_the_lowest_ranked_answers_with_exact_ranks(small_set):
     split = score_dataset(small_set)["heldout"]
     table = failure_table(small_set, split, (RRF(60), False, False), n=2)
-    ranks_ = [row[2] for row in table.rows]
+    ranks_ = [row[3] for row in table.rows]
     everything = len(small_set.documents)
     full = {q.text: split.ranking(i, RRF(60), False, False, depth=everything) for i, q in enumerate(split.queries)}
     for row in table.rows:
         query = next(q for q in split.queries if q.text == row[0])
-        assert row[2] == min(full[row[0]].index(r) + 1 for r in query.relevant)
+        assert row[3] == min(full[row[0]].index(r) + 1 for r in query.relevant)
     assert ranks_ == sorted(ranks_, reverse=True) and len(table.rows) == 2

@@ -4,7 +4,8 @@ A check cell in a notebook calls, for example, ``check_cosine(cosine)`` with the
 learner's function. It prints a verdict — done, not done yet, or what is wrong —
 and returns ``True``/``False``; it never raises, so "Restart and run all" keeps
 going while an exercise is unfinished. Worked solutions ship inside the package
-(``aria_kit/solutions/lessonNN.py``), so ``show_solution("lesson02")`` prints one
+(``aria_kit/solutions/lessonNN.py``), so ``show_solution("02.1")`` prints one
+exercise's answer (``"stretch 02"`` the stretch task's, ``"lesson02"`` the whole file)
 wherever the kit is installed; the test suite runs every check against them (and
 against wrong answers) so neither can rot.
 """
@@ -13,19 +14,55 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from collections.abc import Callable
 
 
-def show_solution(lesson: str) -> None:
-    """Print the worked solutions of ``lesson`` (e.g. ``"lesson02"``), read from the installed package."""
-    module = importlib.import_module(f"aria_kit.solutions.{lesson}")
-    print(inspect.getsource(module))
+def show_solution(name: str) -> None:
+    """Print a worked solution: one exercise ("05.1"), a stretch task ("stretch 05") or a lesson ("lesson05").
+
+    A name that is none of these gets one line saying which names exist, not a traceback.
+    """
+    from aria_kit.exercises import catalogue
+
+    name = name.strip() if isinstance(name, str) else repr(name)
+    lessons = sorted(catalogue.all_exercises())
+    if re.fullmatch(r"lesson\d\d", name) and name[len("lesson"):] in lessons:
+        print(inspect.getsource(importlib.import_module(f"aria_kit.solutions.{name}")))
+        return
+    exercise = catalogue.find(name)
+    if exercise is None:
+        print(f"No solution is called {name!r}. Choose an exercise such as \"05.1\", a stretch task such as "
+              f"\"stretch 05\", or a whole lesson from \"lesson{lessons[0]}\" to \"lesson{lessons[-1]}\".")
+        return
+    module = importlib.import_module(f"aria_kit.solutions.lesson{exercise.lesson}")
+    if not exercise.solution:  # an open task: the lesson's file says what a good answer covers
+        print(inspect.getsource(module))
+        return
+    print("\n\n".join(_source(module, part) for part in exercise.solution))
+
+
+def _source(module, name: str) -> str:
+    """A function's or class's source; for a plain value (a list of cases, a constant), its assignment."""
+    value = getattr(module, name)
+    if inspect.isfunction(value) or inspect.isclass(value):
+        return inspect.getsource(value)
+    return f"{name} = {value!r}"
+
+
+def _solution_name(exercise: str, lesson: str) -> str:
+    """What a check's hint offers to show: "05.1" for "Exercise 05.1 (…)", "stretch 05", else the lesson."""
+    match = re.search(r"Exercise (\d\d\.\d+)|Stretch (\d\d)", exercise)
+    if not match:
+        return lesson
+    return match.group(1) or f"stretch {match.group(2)}"
 
 
 def check(exercise: str, test: Callable[[], None], solution: str) -> bool:
     """Run ``test`` (which asserts) and print a verdict; ``solution`` names the lesson whose answers to show."""
     # The hint goes on a line of its own: a long single line wraps mid-word in a narrow output area.
-    hint = f"  Stuck? Run: from aria_kit.exercises import show_solution; show_solution(\"{solution}\")"
+    hint = (f"  Stuck? Run: from aria_kit.exercises import show_solution; "
+            f"show_solution(\"{_solution_name(exercise, solution)}\")")
     try:
         test()
     except NotImplementedError:

@@ -1,24 +1,36 @@
 """The quiz for lesson 00 (welcome): the layers, offline by default, and keys.
 
 Lesson 00 has no coding exercise; its stretch task is open (a worked answer is in
-``aria_kit/solutions/lesson00.py``), so this module holds only ``QUIZ``.
+``aria_kit/solutions/lesson00.py``), so this module holds only ``EXERCISES`` (that
+one stretch) and ``QUIZ``.
 """
 
 from __future__ import annotations
 
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
+
+EXERCISES = [
+    Exercise("Stretch 00", designs="three questions with the memory you expect the agent to quote, and an "
+             "explanation of each miss from the turn's record", kind="stretch", minutes=15,
+             solution=("predict_then_ask",)),
+]
 
 QUIZ = Quiz("Lesson 00", [
     Question(
-        "Aria's memory search ranks memories two ways and fuses the rankings. Which two?",
-        {"a": "By date and by category.",
-         "b": "By meaning (vector search over embeddings) and by keywords (BM25).",
-         "c": "By the chat model's opinion and by BM25.",
-         "d": "By cosine similarity and by dot product."},
-        "b", "vector search finds paraphrases, BM25 finds exact words such as ids; RRF fuses the two (lesson 04).",
-        {"a": "memories carry a category, but search does not rank by it or by date.",
-         "c": "the model is never asked to rank memories; memory search runs before the model is called.",
-         "d": "on unit-length vectors those are the same number, so fusing them would add nothing."}),
+        "In section 3 the agent answered 'What are the details of order 4821?' from mem_0007, the order fact. "
+        "Which half of memory search is sure to rank that fact first?",
+        {"a": "Keyword search (BM25): 'order' and '4821' occur in that fact and in no other.",
+         "b": "Vector search: an embedding keeps the exact digits of a number.",
+         "c": "Neither: the chat model reads all seven facts and picks the one that fits.",
+         "d": "Search by category: the fact is filed under 'order'."},
+        "a", "vector search finds paraphrases, BM25 finds exact words such as ids; the kit's default fuses the two "
+             "with a convex mix, weight 0.5 on each normalised score, so an exact match carries the fact up "
+             "(lesson 04).",
+        {"b": "the embedding model averages token vectors, so '4821' and '4812' look alike to it (lesson 02).",
+         "c": "recall runs before the model is called, and the model only sees what the search returned.",
+         "d": "memories carry a category, but search ranks by text; nothing looks at the category."},
+        kind="explain"),
     Question(
         "With no OPENAI_API_KEY and no OPENAI_BASE_URL set, who writes Aria's answers?",
         {"a": "A small language model downloaded on first use.",
@@ -28,7 +40,8 @@ QUIZ = Quiz("Lesson 00", [
         "c", "it is not a language model, but it lets every lesson run offline with the same output every time.",
         {"a": "nothing is downloaded; the only model that ships with the kit is the embedding model.",
          "b": "the kit never uses a key you did not set yourself.",
-         "d": "every lesson runs offline by default."}),
+         "d": "every lesson runs offline by default."},
+        kind="recall"),
     Question(
         "You want to use your OpenAI key. Where do you set it?",
         {"a": "In a notebook cell: os.environ['OPENAI_API_KEY'] = 'sk-…'.",
@@ -38,16 +51,18 @@ QUIZ = Quiz("Lesson 00", [
         "b", "set outside the notebook, the key never ends up in a saved notebook or a shared session.",
         {"a": "the key would be saved in the notebook file and could be shared with it.",
          "c": "anyone with access to a Binder session could read it; never paste a key there.",
-         "d": "editing the package puts the key in the source code, which gets copied and committed."}),
+         "d": "editing the package puts the key in the source code, which gets copied and committed."},
+        kind="choose"),
     Question(
         "The first row of a turn's record, 'recall', lists three memory ids. What happened there?",
         {"a": "The model chose three memories to read.",
          "b": "Before asking the model, the agent searched memory for the message and put the top three in "
               "the system prompt.",
-         "c": "The three memories were deleted.",
-         "d": "The calculator tool ran three times."},
+         "c": "Those are the three memories the answer will quote.",
+         "d": "Those are the memories stored during this turn."},
         "b", "every turn starts by recalling the top memories for the message (lesson 08 takes a turn apart).",
         {"a": "recall happens before the model is called; the model asks for more with the memory_search tool.",
-         "c": "nothing is deleted during a turn unless a tool is asked to.",
-         "d": "tool runs appear as 'tool' rows; recall is not a tool call."}),
+         "c": "recall only gives the model candidates; this answer quoted what memory_search returned, mem_0007 alone.",
+         "d": "a memory is stored only when the model calls memory_store, which would show as a 'tool' row."},
+        kind="explain"),
 ])

@@ -6,7 +6,8 @@ never reused after a delete, a ``"general"`` category when none is given, stored
 metadata that the caller cannot change afterwards, ``list_all`` oldest first as a
 fresh list, ``delete`` answering True/False instead of raising, and ``search``
 ranking by shared words with ties going to the *newest* memory (the opposite of the
-lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy.
+lesson's toy, so copying the toy fails), each hit scored 1/(60 + rank) like the toy; then,
+as a property, seeded random store/delete histories (shortest first) against a plain list.
 ``check_bounded_memory(BoundedMemory)`` checks the stretch task: a wrapper that keeps at
 most ``capacity`` memories of any backend by forgetting the oldest. Both print a
 verdict and never raise.
@@ -14,14 +15,23 @@ verdict and never raise.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Hit, MemoryBackend, MemoryRecord
 
 SOLUTION = "lesson01"
+
+EXERCISES = [
+    Exercise("01.1", designs="a memory backend that keeps the contract the agent relies on: ids never reused, "
+             "copies handed out, ties broken newest first", kind="specification", minutes=25, solution=("MyMemory",)),
+    Exercise("Stretch 01", designs="a wrapper that bounds any memory by forgetting the oldest, and what the "
+             "contract should say when it forgets", kind="stretch", minutes=20, solution=("BoundedMemory",)),
+]
 
 
 def _words(text: str) -> set[str]:
@@ -84,6 +94,35 @@ def _memory_backend_test(cls: type) -> None:
     assert memory.search("quantum chromodynamics") == [], "a query sharing no word with any memory should find nothing"
     memory.delete("mem_0005")
     assert "mem_0005" not in [h.id for h in memory.search("Dave likes Rust")], "a deleted memory was still found"
+    _random_histories(cls)
+
+
+def _random_histories(cls: type) -> None:
+    """The contract as a property: over seeded random store/delete histories, shortest first, the memory
+    agrees with a plain list of (id, text) that never reuses a number. The first history that breaks it is
+    reported, so the learner sees the smallest one."""
+    rng = random.Random(1)
+    for length in range(1, 25):
+        memory, model, issued, steps = _create(cls), [], 0, []
+        for _ in range(length):
+            if model and rng.random() < 0.4:
+                victim = rng.choice(model + [("mem_9999", "")])[0]
+                steps.append(f"delete({victim!r})")
+                existed = any(memory_id == victim for memory_id, _ in model)
+                answer = memory.delete(victim)
+                assert answer is existed, f"after {'; '.join(steps)}: delete returned {answer!r}, expected {existed}"
+                model = [(i, t) for i, t in model if i != victim]
+            else:
+                text = f"note {issued + 1} about {rng.choice(['Rust', 'Go', 'Zig'])}"
+                steps.append(f"store({text!r})")
+                issued += 1
+                got = memory.store(text)
+                assert got == f"mem_{issued:04d}", (f"after {'; '.join(steps)}: store returned {got!r}, expected "
+                                                    f"'mem_{issued:04d}' (one more than any id ever handed out)")
+                model.append((got, text))
+            live = [(r.id, r.text) for r in memory.list_all()]
+            assert live == model, (f"after {'; '.join(steps)}: list_all gives {live}, expected {model} "
+                                   "(the live memories, oldest first)")
 
 
 class _ListMemory(MemoryBackend):
@@ -155,32 +194,36 @@ QUIZ = Quiz("Lesson 01", [
         "Why does the agent loop talk to a MemoryBackend rather than to HybridMemory directly?",
         {"a": "Because HybridMemory is too slow to call directly.",
          "b": "So any memory that keeps the contract can be plugged in without editing the loop.",
-         "c": "Because Python requires every class to have an abstract base class.",
+         "c": "So the loop can check with isinstance which memory it was given and call that class's extra methods.",
          "d": "So the memory can run on another machine."},
         "b", "the loop depends on four methods, not on one implementation; swapping is a one-line change.",
         {"a": "speed has nothing to do with it: the agent calls exactly the same methods either way.",
-         "c": "Python requires no such thing; most classes have no abstract base.",
-         "d": "a contract says nothing about where the code runs; HybridMemory runs in this process."}),
+         "c": "the loop never asks which class it has and calls only the four contract methods: that is what lets any "
+              "memory in.",
+         "d": "a contract says nothing about where the code runs; HybridMemory runs in this process."},
+        kind="recall"),
     Question(
         "A class inherits from MemoryBackend but forgets to write `delete`. When do you find out?",
         {"a": "When the agent first calls delete, in the middle of a conversation.",
-         "b": "Never: Python silently uses an empty delete.",
+         "b": "Never: the subclass inherits MemoryBackend's abstract delete, which does nothing.",
          "c": "As soon as you try to create an instance: Python raises TypeError.",
          "d": "When you import the module."},
         "c", "an ABC refuses to instantiate a class with abstract methods left, so the mistake shows up early.",
         {"a": "that is what happens without an ABC; with one, the instance is never created.",
-         "b": "an abstract method is not a default; the class cannot be instantiated at all.",
-         "d": "defining the class is allowed; only creating an instance is refused."}),
+         "b": "an abstract method is not an inherited default: while one is left, the class cannot be instantiated.",
+         "d": "defining the class is allowed; only creating an instance is refused."},
+        kind="predict"),
     Question(
         "A memory deletes mem_0003, then stores a new fact. Which id should the new fact get?",
         {"a": "mem_0003, so the ids stay contiguous.",
          "b": "A fresh id such as mem_0004: an id is never reused.",
          "c": "Any id, since the agent ignores ids.",
-         "d": "The id of the oldest memory."},
+         "d": "mem_0003, as long as no answer has quoted it yet."},
         "b", "an answer that quoted [mem_0003] must never come to mean a different fact.",
         {"a": "then an old answer quoting mem_0003 would point at a different memory.",
          "c": "the agent quotes ids in its answers, and the memory tools find memories by them.",
-         "d": "that would overwrite or confuse a memory that still exists."}),
+         "d": "the memory cannot know who quoted an id: answers, logs and other sessions keep it out of its sight."},
+        kind="choose"),
     Question(
         "The toy KeywordOverlapMemory found nothing for 'What hardware did she buy?'. Why?",
         {"a": "Its search has a bug in the sort.",
@@ -190,5 +233,6 @@ QUIZ = Quiz("Lesson 01", [
         "b", "no shared word, no score: comparing meanings needs embeddings (lesson 02).",
         {"a": "the sort works; there is simply nothing with a score above zero to sort.",
          "c": "the table calls memory.search directly; no agent is involved there.",
-         "d": "seed_memory stored all seven facts, including the order; list_all shows them."}),
+         "d": "seed_memory stored all seven facts, including the order; list_all shows them."},
+        kind="explain"),
 ])

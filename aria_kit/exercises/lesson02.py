@@ -1,15 +1,13 @@
 """Exercise checks for lesson 02 (embeddings): unit length, cosine similarity, top-k search, and the stretch.
 
-``check_unit_length(to_unit_length)`` compares the learner's row normalisation with
-``aria_kit.embeddings.normalize``, including a row of zeros (which must stay zero,
-not become NaN) and a matrix whose rows have very different lengths (so dividing
-by the whole matrix's norm fails). ``check_cosine(cosine)`` compares with numpy's
-``a·b / (|a| |b|)`` on vectors that are *not* unit length (so a bare dot product
-fails), on the landmarks 1, 0, −1, and on a zero vector, whose cosine with
-anything is 0 as in the kit. ``check_top_k(top_k_by_cosine)`` compares with a
-stable ``argsort``: best first, equal scores in row order (so every run gives the
-same answer), every row when ``k`` exceeds them. ``check_order_aware_embedder``
-checks the stretch task. Checks never care how the code is written.
+Each check holds the learner's function to the specification the lesson states, on
+cases ordered from the smallest up, so the first failure reported is the smallest one,
+with a hint about the idea it misses. ``check_unit_length`` wants a numpy array back
+(a list is refused), rows of length 1 pointing the way they did, zero rows left at
+zero, the input untouched, and idempotence. ``check_cosine`` wants one float, the
+landmarks 1, 0 and −1, symmetry, indifference to a vector's length (a bare dot product
+fails) and 0 for a zero vector. ``check_top_k`` compares with a stable ``argsort``.
+``check_order_aware_embedder`` checks the stretch task. No check cares how the code is written.
 """
 
 from __future__ import annotations
@@ -20,53 +18,99 @@ import numpy as np
 
 from aria_kit.embeddings import normalize
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Embedder
 
 SOLUTION = "lesson02"
 
+EXERCISES = [
+    Exercise("02.1", designs="row normalisation that keeps each direction, leaves zero rows at zero and never "
+             "changes its input", kind="specification", minutes=10, solution=("to_unit_length",)),
+    Exercise("02.2", designs="a cosine that is symmetric, ignores length, and gives a zero vector 0",
+             kind="specification", minutes=10, solution=("cosine",)),
+    Exercise("02.3", designs="top-k vector search with a tie rule that gives the same answer on every run",
+             kind="specification", minutes=15, solution=("top_k_by_cosine",)),
+    Exercise("Stretch 02", designs="an embedder that hears word order without losing the meaning",
+             kind="stretch", minutes=30, solution=("OrderAwareEmbedder",)),
+]
+
+
+def _unit_cases() -> list[np.ndarray]:
+    """Matrices from the smallest up: the first one a learner's code gets wrong is the one reported."""
+    rng = np.random.default_rng(1)
+    return [np.array([[3.0, 4.0]]), np.array([[3.0, 4.0], [0.5, 0.0]]), np.array([[0.0, 0.0], [3.0, 4.0]]),
+            np.array([[3.0, 4.0], [0.5, 0.0], [0.0, 0.0], [-2.0, 2.0]]),
+            rng.normal(size=(50, 16)) * rng.uniform(0.01, 100, size=(50, 1))]  # rows of very different lengths
+
 
 def _unit_length_test(to_unit_length: Callable[[np.ndarray], np.ndarray]) -> None:
-    raw = np.array([[3.0, 4.0], [0.5, 0.0], [0.0, 0.0], [-2.0, 2.0]])
-    got = to_unit_length(raw.copy())  # a stub raises NotImplementedError here: "not done yet"
-    got = np.asarray(got, dtype=np.float64)
-    assert got.shape == raw.shape, f"the result should have the shape of the input {raw.shape}, got {got.shape}"
-    assert not np.isnan(got).any(), ("a row of zeros became NaN: it has no direction, so leave it as zeros "
-                                     "(divide only where the length is above 0)")
-    assert np.allclose(got[0], [0.6, 0.8]), (
-        f"[3, 4] should become [0.6, 0.8], got {np.round(got[0], 4).tolist()}: divide each row by its own length, "
-        "the square root of the sum of its squares")
-    assert np.allclose(got, normalize(raw), atol=1e-6), (
-        f"expected {np.round(normalize(raw), 4).tolist()}, got {np.round(got, 4).tolist()}")
-    rng = np.random.default_rng(1)
-    matrix = rng.normal(size=(50, 16)) * rng.uniform(0.01, 100, size=(50, 1))
-    assert np.allclose(to_unit_length(matrix.copy()), normalize(matrix), atol=1e-6), (
-        "on 50 random rows of very different lengths your rows differ from normalize()'s")
+    for raw in _unit_cases():
+        given = raw.copy()
+        with np.errstate(all="ignore"):  # a learner's 0/0 should fail below with a hint, not print a warning
+            got = to_unit_length(given)  # a stub raises NotImplementedError here: "not done yet"
+        shown = np.round(raw, 3).tolist() if len(raw) <= 4 else f"{len(raw)} random rows"
+        assert isinstance(got, np.ndarray), (
+            f"to_unit_length({shown}) returned a {type(got).__name__}; the task asks for a numpy array "
+            "(the next step multiplies it with @, which a list does not support)")
+        assert got.shape == raw.shape, f"for {shown} the result should have shape {raw.shape}, got {got.shape}"
+        assert np.array_equal(given, raw), (
+            f"to_unit_length({shown}) changed the array it was given (to {np.round(given, 3).tolist()}): the "
+            "caller still needs its vectors; compute a new array instead of dividing in place")
+        got = got.astype(np.float64)
+        assert not np.isnan(got).any(), (
+            f"for {shown} a row of zeros became NaN: it has no direction, so leave it as zeros "
+            "(divide only where the length is above 0)")
+        lengths = np.linalg.norm(got, axis=1)
+        zero = np.linalg.norm(raw, axis=1) == 0
+        if not np.allclose(lengths[~zero], 1, atol=1e-6):
+            row = int(np.argmax(np.abs(np.where(zero, 1, lengths) - 1)))
+            raise AssertionError(
+                f"for {shown} row {row} has length {lengths[row]:.4f}, not 1: divide each row by its own length, "
+                "the square root of the sum of its squares (not by the whole matrix's, nor by a sum)")
+        assert np.allclose(got[zero], 0), f"for {shown} a row of zeros should stay zeros"
+        assert np.allclose(got, normalize(raw), atol=1e-6), (
+            f"for {shown} a row no longer points the way it did: expected "
+            f"{np.round(normalize(raw), 4).tolist() if len(raw) <= 4 else 'normalize()'}, got "
+            f"{np.round(got, 4).tolist() if len(raw) <= 4 else 'other rows'}")
+        again = np.asarray(to_unit_length(got.copy()), dtype=np.float64)
+        assert np.allclose(again, got, atol=1e-6), "a row already of length 1 should come back unchanged"
 
 
-def _reference_cosine(a: np.ndarray, b: np.ndarray) -> float:
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+def _cosine_cases() -> list[tuple[np.ndarray, np.ndarray, str]]:
+    rng = np.random.default_rng(2)
+    cases = [([3.0, 4.0], [6.0, 8.0], "same direction, different lengths"), ([1.0, 0.0], [0.0, 2.0], "at right angles"),
+             ([1.0, 2.0], [-2.0, -4.0], "opposite"), ([3.0, 4.0], [4.0, 3.0], "close, not equal")]
+    cases = [(np.array(a), np.array(b), what) for a, b, what in cases]
+    for _ in range(20):  # random pairs of very different lengths
+        cases.append((rng.normal(size=8) * rng.uniform(0.1, 10), rng.normal(size=8) * rng.uniform(0.1, 10),
+                      "two random 8-d vectors"))
+    return cases
 
 
 def _cosine_test(cosine: Callable[[np.ndarray, np.ndarray], float]) -> None:
-    a, b = np.array([3.0, 4.0]), np.array([6.0, 8.0])
-    got = cosine(a, b)  # a stub raises NotImplementedError here: "not done yet"
-    assert np.isscalar(got) or np.ndim(got) == 0, f"cosine should return one number, got {type(got).__name__}"
-    assert abs(got - 1.0) < 1e-6, (f"cosine([3, 4], [6, 8]) should be 1.0 (same direction, different lengths), "
-                                   f"got {float(got):.4f}: divide the dot product by both lengths")
-    landmarks = [([1.0, 0.0], [0.0, 2.0], 0.0, "orthogonal"), ([1.0, 2.0], [-2.0, -4.0], -1.0, "opposite")]
-    for x, y, expected, what in landmarks:
-        got = float(cosine(np.array(x), np.array(y)))
-        assert abs(got - expected) < 1e-6, f"cosine({x}, {y}) should be {expected} ({what} vectors), got {got:.4f}"
-    rng = np.random.default_rng(2)
-    for _ in range(20):
-        x, y = rng.normal(size=8) * rng.uniform(0.1, 10), rng.normal(size=8) * rng.uniform(0.1, 10)
-        expected, got = _reference_cosine(x, y), float(cosine(x, y))
-        assert abs(got - expected) < 1e-6, f"for two random 8-d vectors expected {expected:.4f}, got {got:.4f}"
+    for a, b, what in _cosine_cases():
+        got = cosine(a.copy(), b.copy())  # a stub raises NotImplementedError here: "not done yet"
+        pair = f"cosine({np.round(a, 2).tolist()}, {np.round(b, 2).tolist()}) ({what})"
+        assert isinstance(got, float | np.floating) and np.ndim(got) == 0, (
+            f"{pair} returned {type(got).__name__} {got!r}; return one float")
+        expected = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+        if abs(got - expected) > 1e-6:
+            hint = "divide the dot product by both lengths"
+            if abs(got - float(a @ b)) < 1e-9:
+                hint = "that is the bare dot product: " + hint
+            elif abs(got - float(a @ b) / np.linalg.norm(a) * np.linalg.norm(b)) < 1e-9:
+                hint = "a / b * c divides by b and then multiplies by c: put both lengths in parentheses"
+            raise AssertionError(f"{pair} should be {expected:.4f}, got {float(got):.4f}: {hint}")
+        assert abs(float(cosine(b.copy(), a.copy())) - float(got)) < 1e-9, (
+            f"{pair} is {float(got):.4f}, but with the vectors swapped it is {float(cosine(b, a)):.4f}: "
+            "a cosine is symmetric")
+        assert abs(float(cosine(a * 7.5, b)) - float(got)) < 1e-6, (
+            f"{pair}: stretching a by 7.5 changed the cosine; only the direction may count")
     with np.errstate(all="ignore"):  # a learner's 0/0 should fail this check, not print a warning
         zero = float(cosine(np.zeros(3), np.array([1.0, 2.0, 3.0])))
-    assert zero == 0.0, (f"the cosine of a zero vector with anything should be 0 (no direction, no similarity, as "
-                         f"normalize() treats it), got {zero}")
+    assert zero == 0.0, (f"cosine([0, 0, 0], [1, 2, 3]) should be 0, got {zero}: a zero vector has no direction, "
+                         "so no similarity (normalize() leaves it at zero too); test for it before dividing")
 
 
 def _top_k_test(top_k_by_cosine: Callable[[np.ndarray, np.ndarray, int], list[int]]) -> None:
@@ -76,6 +120,9 @@ def _top_k_test(top_k_by_cosine: Callable[[np.ndarray, np.ndarray, int], list[in
     got = top_k_by_cosine(query, matrix, 5)  # a stub raises NotImplementedError here: "not done yet"
     cosines = matrix @ query / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(query))
     expected = [int(i) for i in np.argsort(-cosines, kind="stable")[:5]]
+    assert isinstance(got, list) and all(isinstance(i, int | np.integer) for i in got), (
+        f"top_k_by_cosine returned {type(got).__name__} {got!r}; the task asks for a list of row indices "
+        "(a numpy slice converts with .tolist())")
     got = [int(i) for i in got]
     assert len(got) == 5, f"asked for k=5 rows, got {len(got)}"
     assert got != [int(i) for i in np.argsort(cosines)[:5]], (
@@ -150,22 +197,24 @@ QUIZ = Quiz("Lesson 02", [
         "Why does the kit scale every embedding to length 1 when a text is stored?",
         {"a": "To save memory: unit vectors take fewer bytes.",
          "b": "So that a longer text does not look more similar, and the cosine becomes a plain dot product.",
-         "c": "Because WordLlama cannot embed vectors longer than 1.",
-         "d": "To make all the numbers positive."},
+         "c": "So that texts of different lengths get vectors with the same number of dimensions.",
+         "d": "So that the cosine of two different texts can never be negative."},
         "b", "only the direction carries meaning, and with unit rows searching is one matrix–vector product.",
         {"a": "a unit vector has just as many float32 numbers as any other.",
-         "c": "the embedder returns whatever it computes; the length is set afterwards.",
-         "d": "dividing by a positive length keeps every sign as it was."}),
+         "c": "every text already gets 256 numbers whatever its length; 'length' here is the vector's norm.",
+         "d": "scaling keeps every direction, and two opposite directions still have cosine −1."},
+        kind="recall"),
     Question(
-        "cosine(a, b) is 0. What does that say about the two texts?",
-        {"a": "They are identical.",
-         "b": "They have opposite meanings.",
-         "c": "Their vectors are at right angles: the embedding sees nothing in common.",
-         "d": "One of them is empty."},
-        "c", "1 is the same direction, 0 unrelated, −1 opposite.",
-        {"a": "identical texts have cosine 1.",
-         "b": "opposite directions give −1, and real embeddings rarely point opposite even for opposite meanings.",
-         "d": "an empty text gives a zero vector, whose cosine the kit defines as 0 too, but 0 does not imply it."}),
+        "Predict: what is cosine([3, 4], [-6, -8])?",
+        {"a": "1.0: the two vectors lie on the same line, and the cosine ignores length.",
+         "b": "−1.0: they point in opposite directions.",
+         "c": "0.0: they share no positive component.",
+         "d": "−50.0: the dot product 3·(−6) + 4·(−8)."},
+        "b", "[-6, -8] is −2 × [3, 4]: same line, opposite way, so the cosine is −1 whatever the lengths.",
+        {"a": "the cosine ignores length but not direction: a negative multiple points the other way.",
+         "c": "0 means at right angles; these two are as far from right angles as vectors can be.",
+         "d": "that is the bare dot product; the cosine divides it by both lengths (5 × 10), which gives −1."},
+        kind="predict"),
     Question(
         "WordLlama gives '4812' and '4821' the same vector. Why?",
         {"a": "The numbers are too close in value.",
@@ -175,15 +224,18 @@ QUIZ = Quiz("Lesson 02", [
         "b", "an average of the same tokens is the same whatever their order; 'Alice loves Rust' = 'Rust loves Alice'.",
         {"a": "an embedding knows nothing about numeric value; '4812' and '9999' are just tokens.",
          "c": "the digits are embedded; they just average to the same vector in any order.",
-         "d": "both vectors are unit length, and normalising cannot make two directions equal."}),
+         "d": "both vectors are unit length, and normalising cannot make two directions equal."},
+        kind="explain"),
     Question(
         "Two memories get exactly the same cosine for a query. What should top-k search do?",
         {"a": "Return them in whatever order the sort happens to produce.",
-         "b": "Drop both: a tie means the search is unsure.",
+         "b": "Nothing special: two floating-point cosines are never exactly equal, so ties cannot happen.",
          "c": "Break the tie by a fixed rule, such as the older memory first, so every run gives the same answer.",
          "d": "Pick one at random to be fair."},
         "c", "a stable sort on the negated scores does it, and identical output is what makes results testable.",
         {"a": "numpy's default sort is not stable: the order of equal scores may change with the array's size.",
-         "b": "a tie says both are equally good matches, not that neither is.",
-         "d": "then the same question could get different answers on two runs."}),
+         "b": "identical texts, or the same digits in another order ('4812', '4821'), give bit-identical vectors "
+              "and so exactly equal cosines.",
+         "d": "then the same question could get different answers on two runs."},
+        kind="choose"),
 ])

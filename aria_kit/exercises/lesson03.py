@@ -25,9 +25,21 @@ import numpy as np
 
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 
 SOLUTION = "lesson03"
+
+# Minutes are estimates: matching BM25Index to 1e-12 after removals takes a first-timer well over the
+# 5 minutes per exercise the old formula allowed (issue 20).
+EXERCISES = [
+    Exercise("03.1", designs="an inverted index that adds and removes documents, never reuses a slot and keeps "
+             "only live terms", kind="design", minutes=35, solution=("InvertedIndex",)),
+    Exercise("03.2", designs="BM25 from the index alone, deciding what N and the average length mean after "
+             "removals", kind="specification", minutes=30, solution=("bm25_scores",)),
+    Exercise("Stretch 03", designs="a stemming tokenizer, and a query it fixes and one it breaks",
+             kind="stretch", minutes=30, solution=("stem_tokenize", "best_match")),
+]
 
 EXTRA_DOCS = ["Raft elects a leader and replicates the log", "Alice Alice Alice", ""]
 
@@ -139,8 +151,12 @@ def _bm25_scores_test(bm25_scores: Callable[..., list[float]]) -> None:
             continue  # the demo facts are not all in yet
         for query in queries:
             expected = reference.scores(query)
-            got = np.asarray(bm25_scores(index, query), dtype=np.float64)  # a stub raises NotImplementedError here
+            answer = bm25_scores(index, query)  # a stub raises NotImplementedError here
             where = f"for the query {' '.join(query)!r} after step {number} of the add/remove sequence"
+            assert isinstance(answer, list), (
+                f"{where}: bm25_scores returned {type(answer).__name__}; the task asks for a list with one score "
+                "per slot (a numpy array converts with .tolist())")
+            got = np.asarray(answer, dtype=np.float64)
             assert got.shape == expected.shape, (
                 f"{where}: expected one score per slot ever handed out ({len(expected)}), got {got.shape[0]}")
             if not np.allclose(got, expected, rtol=1e-9, atol=1e-12):
@@ -192,24 +208,26 @@ QUIZ = Quiz("Lesson 03", [
         "In the seven demo facts, 'the' and 'velocitydb' have the same idf, 0.827. Why?",
         {"a": "idf ignores common English words.",
          "b": "Each occurs in three of the seven facts, and idf only counts documents.",
-         "c": "Both are five letters or more.",
+         "c": "Both are in the query, and idf is computed from the query's words.",
          "d": "It is a rounding error."},
         "b", "idf knows how many documents hold a word, not what the word means; on a large corpus 'the' is in "
              "nearly every document and its idf drops towards 0.",
         {"a": "BM25 has no list of stop words here; 'the' is a token like any other.",
-         "c": "the length of a word plays no part in its idf.",
-         "d": "the two values are exactly equal: same n, same N, same formula."}),
+         "c": "idf comes from the documents alone; the query only chooses which idfs are added up.",
+         "d": "the two values are exactly equal: same n, same N, same formula."},
+        kind="explain"),
     Question(
         "Why does BM25 saturate term frequency with k1 instead of multiplying by tf?",
         {"a": "A document that repeats a word ten times is more about it than one that says it once, but not "
               "ten times more.",
-         "b": "To make scores negative for repeated words.",
+         "b": "So that a word repeated in the query counts only once.",
          "c": "Because tf is always 1 in short documents.",
          "d": "To punish long documents."},
         "a", "each extra occurrence adds less; one term's part can never exceed idf·(k1 + 1).",
-        {"b": "saturation never makes a score negative; it only makes each repeat count less.",
+        {"b": "k1 acts on the document's tf; a word repeated in the query is added once per repetition.",
          "c": "tf is the count in the document, and short documents can repeat words too.",
-         "d": "that is the job of b, the length normalisation, not of k1."}),
+         "d": "that is the job of b, the length normalisation, not of k1."},
+        kind="recall"),
     Question(
         "Your inverted index removes a document. What must happen to a term that occurred only there?",
         {"a": "Nothing: keep its empty postings list for later.",
@@ -219,16 +237,18 @@ QUIZ = Quiz("Lesson 03", [
         "b", "removal costs only the length of the document, and df, N and the average length stay exact.",
         {"a": "an empty list wastes memory and makes every scan of the vocabulary longer; df would still be 0.",
          "c": "a 0 left in the postings still counts as a document in a df that counts entries.",
-         "d": "rebuilding costs the size of the whole corpus on every change: what the reference design does."}),
+         "d": "rebuilding costs the size of the whole corpus on every change: what the reference design does."},
+        kind="choose"),
     Question(
         "rank_bm25 scored 'Alice likes Rust' −0.0209 for the query 'Alice', below 'Bob likes Go'. Why?",
         {"a": "rank_bm25 has a bug in its tf formula.",
          "b": "Its Okapi idf of 'alice' (3 of 4 documents) is negative, and the floor it uses instead, 0.25 × the "
               "mean idf, is negative too because most words here are common.",
          "c": "'Bob likes Go' is shorter.",
-         "d": "BM25 always penalises the first word of a document."},
+         "d": "rank_bm25 did not lowercase the query, so 'Alice' matched nothing and got a default penalty."},
         "b", "the floor follows the mean idf of the corpus, so it is only positive when most words are rare.",
         {"a": "the tf part is the same as ours; the whole difference is the idf.",
          "c": "all four documents have three tokens, and length normalisation cannot make a score negative.",
-         "d": "BM25 has no notion of word position."}),
+         "d": "both lowercase the same way: the three documents with 'alice' score −0.0209 because they match."},
+        kind="explain"),
 ])

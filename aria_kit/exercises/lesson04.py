@@ -1,9 +1,12 @@
 """Exercise checks for lesson 04 (your own hybrid memory), and the lesson's quiz.
 
-``check_rrf(rrf)`` compares the learner's ``rrf(rankings, k=60)`` with
-``fusion.reciprocal_rank_fusion``: scores within 1e-12, best first, ties in
-first-met order. The cases include an id missing from one ranking, three
-rankings and k = 0, so counting ranks from 0 or giving absent ids a score fails.
+``check_rrf(rrf)`` holds the learner's ``rrf(rankings, k=60)`` to the lesson's
+specification, on cases ordered from the smallest up so the first failure is the
+smallest: a list of ``(id, score)`` pairs (not a dict), scores within 1e-12 of
+``fusion.reciprocal_rank_fusion``, best first, ties in first-met order, ``[]`` for no
+rankings, ``ValueError`` for an id listed twice in one ranking; then two properties on
+random rankings (the order of the rankings changes no score; moving an id up never
+lowers its score). Counting ranks from 0 or giving absent ids a score fails.
 
 ``check_my_hybrid_memory(MyHybridMemory)`` stores the lesson's 31 memories in
 the learner's class and in ``HybridMemory`` (in its RRF mode, k = 60) and
@@ -16,6 +19,7 @@ formula computed from ``HybridMemory``'s own cosine and BM25 scores.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import numpy as np
@@ -23,42 +27,92 @@ import numpy as np
 from aria_kit.embeddings import default_embedder
 from aria_kit.evaluation import EVAL_MEMORIES, build_eval_memory, rankings
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.fusion import reciprocal_rank_fusion
 
 SOLUTION = "lesson04"
 
-RRF_CASES: list[tuple[list[list[str]], int]] = [
+# Minutes are estimates; matching HybridMemory's rankings and scores to 1e-12 takes a first-timer an hour.
+EXERCISES = [
+    Exercise("04.1", designs="rank fusion that returns every id once, best first, with a tie rule, refusing "
+             "an id listed twice", kind="specification", minutes=25, solution=("rrf",)),
+    Exercise("04.2", designs="a hybrid memory of your own (unit-vector matrix, token counts, BM25, fusion) that "
+             "ranks exactly like HybridMemory's RRF mode", kind="design", minutes=60, solution=("MyHybridMemory",)),
+    Exercise("Stretch 04", designs="score fusion instead of rank fusion, and how you would choose its weight",
+             kind="stretch", minutes=30, solution=("ScoreFusionMemory",)),
+]
+
+RRF_CASES: list[tuple[list[list[str]], int]] = [  # from the smallest up
+    ([["x"]], 60),
+    ([["a", "b", "c"], ["c"]], 60),  # a and b are missing from the second ranking
+    ([["a", "b"], ["b", "a"]], 60),  # a and b tie: the first ranking's order breaks it
+    ([["x"]], 0),
     ([["a", "b", "c"], ["b", "c", "a"]], 60),
-    ([["mem_3", "mem_5", "mem_2"], ["mem_3", "mem_1"]], 60),  # mem_5 and mem_2 are missing from the keyword list
+    ([["mem_3", "mem_5", "mem_2"], ["mem_3", "mem_1"]], 60),
     ([["x", "y"], ["y", "z"], ["z", "x", "y"]], 10),
     ([["a", "b", "c", "d"], ["d", "c"]], 0),
-    ([["p", "q", "r"], ["q", "p"]], 60),  # p and q tie: the first ranking's order breaks it
+    ([["p", "q", "r"], [], ["q", "p"]], 60),  # an empty ranking adds nothing
 ]
+
 
 # Paraphrases, an order number, a rare name, a query sharing no word with anything, one with only filler words.
 MEMORY_QUERIES = ["What does she drink in the morning?", "5190", "Which dashboards track the database?",
                   "Jepsen", "Who is Alice's boss?", "zzz qqq", "the the is"]
 
 
+def _random_rankings(rng: random.Random) -> list[list[str]]:
+    pool = [f"m{i}" for i in range(12)]
+    return [rng.sample(pool, rng.randint(0, 8)) for _ in range(rng.randint(1, 4))]
+
+
+def _scores(pairs) -> dict[str, float]:
+    return {item: float(score) for item, score in pairs}
+
+
 def _rrf_test(rrf: Callable[..., list[tuple[str, float]]]) -> None:
     for rankings_, k in RRF_CASES:
         expected = reciprocal_rank_fusion(rankings_, k=k)
-        got = list(rrf(rankings_, k=k))  # a stub raises NotImplementedError here: "not done yet"
-        got_scores = {item: float(score) for item, score in got}
+        got = rrf([list(r) for r in rankings_], k=k)  # a stub raises NotImplementedError here: "not done yet"
+        call = f"rrf({rankings_}, k={k})"
+        assert isinstance(got, list) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in got), (
+            f"{call} returned {type(got).__name__} {got!r}; return a list of (id, score) pairs, best first "
+            "(a dict cannot say which comes first when two scores tie)")
+        got_scores = _scores(got)
         assert len(got) == len(got_scores) and set(got_scores) == {item for item, _ in expected}, (
-            f"for {rankings_} you returned ids {[item for item, _ in got]}; expected each id that appears "
-            "anywhere, once")
+            f"{call} returned ids {[item for item, _ in got]}; expected each id that appears anywhere, once: "
+            f"{[item for item, _ in expected]}")
         for item, score in expected:
             assert abs(got_scores[item] - score) < 1e-12, (
-                f"rrf({rankings_}, k={k}): {item!r} should score {score:.6f}, got {got_scores[item]:.6f} "
-                "(ranks start at 1, and each ranking adds 1/(k + rank))")
+                f"{call}: {item!r} should score {score:.6f}, got {got_scores[item]:.6f} "
+                "(ranks start at 1, and a ranking that lacks an id adds nothing for it)")
         scores = [float(score) for _, score in got]
-        assert scores == sorted(scores, reverse=True), f"rrf({rankings_}, k={k}) is not sorted best first: {got}"
+        assert scores == sorted(scores, reverse=True), f"{call} is not sorted best first: {got}"
         assert [item for item, _ in got] == [item for item, _ in expected], (
-            f"rrf({rankings_}, k={k}) breaks a tie differently: {[i for i, _ in got]}, expected "
-            f"{[i for i, _ in expected]} (equal scores keep the order in which ids are first met, first ranking "
-            "first — a stable sort does that)")
+            f"{call} breaks a tie differently: {[i for i, _ in got]}, expected {[i for i, _ in expected]} "
+            "(equal scores keep the order in which ids are first met, first ranking first — a stable sort does that)")
+    assert rrf([], k=60) == [], "rrf([]) should be []: no rankings, nothing to fuse"
+    try:
+        duplicated = rrf([["a", "b", "a"]], k=60)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError(f"rrf([['a', 'b', 'a']]) returned {duplicated}: a ranking that lists an id twice is a "
+                             "caller's bug (which rank is it?); raise ValueError instead of adding both")
+    rng = random.Random(4)
+    for _ in range(200):
+        rankings_ = _random_rankings(rng)
+        forward, backward = _scores(rrf(rankings_, k=60)), _scores(rrf(rankings_[::-1], k=60))
+        assert all(abs(forward[i] - backward[i]) < 1e-12 for i in forward), (
+            f"rrf({rankings_}) and the same rankings in reverse order give different scores: the order of the "
+            "rankings may break ties, never change a score")
+        ranking = next((r for r in rankings_ if len(r) > 1), None)
+        if ranking is not None:
+            moved = ranking[-1]
+            lifted = [[moved] + [i for i in r if i != moved] if r is ranking else r for r in rankings_]
+            assert _scores(rrf(lifted, k=60))[moved] >= forward[moved] - 1e-12, (
+                f"moving {moved!r} to the top of {ranking} lowered its fused score: a better rank must never "
+                "earn less")
 
 
 def _ids(pairs) -> list[str]:
@@ -144,21 +198,25 @@ QUIZ = Quiz("Lesson 04", [
     Question(
         "A memory is 1st in the vector ranking and absent from the keyword ranking (it shares no word with the "
         "query). With RRF and k = 60, what is its fused score?",
-        {"a": "1/61", "b": "1/61 + 1/(60 + number of memories)", "c": "1/61 + 0.5", "d": "1"},
+        {"a": "1/61, about 0.0164", "b": "1/61 + 1/(60 + number of memories)", "c": "1/122: the average of 1/61 and nothing",
+         "d": "1.0: first place in a ranking earns full marks"},
         "a", "a ranking that lacks a memory adds nothing for it: 1/(60 + 1) from the vector ranking only.",
         {"b": "that would rank it last in the keyword list; HybridMemory gives no keyword credit at all.",
-         "c": "RRF never uses raw scores, and absent means no contribution.",
-         "d": "scores are sums of 1/(k + rank); with k = 60 no single ranking gives more than 1/61."}),
+         "c": "RRF adds the rankings' contributions, it does not average them: absent adds 0, so the sum is 1/61.",
+         "d": "scores are sums of 1/(k + rank); with k = 60 no single ranking gives more than 1/61."},
+        kind="predict"),
     Question(
         "Why does RRF fuse ranks rather than adding the cosine and the BM25 score?",
         {"a": "ranks are faster to compute than scores",
          "b": "the two scores live on different scales: a cosine stays below 1, BM25 has no upper bound and "
               "shifts as memories are added",
-         "c": "BM25 scores can be negative", "d": "cosine scores are not deterministic"},
+         "c": "BM25 scores can be negative",
+         "d": "a cosine and a BM25 score measure the same thing, so adding them would count it twice"},
         "b", "adding them would need a weight that changes with the data; ranks are on the same scale by definition.",
         {"a": "the ranks are computed from the scores, so they cost more, not less.",
          "c": "aria_kit uses Lucene's IDF, which is never negative (lesson 03).",
-         "d": "the embedder is deterministic: the same text gives the same vector."}),
+         "d": "they measure different things (meaning, shared rare words); that is why combining them helps."},
+        kind="recall"),
     Question(
         "You lower k from 60 to 1. What happens to a memory that is 1st by cosine but matched by no keyword, "
         "while other memories match a filler word like \"the\"?",
@@ -167,14 +225,16 @@ QUIZ = Quiz("Lesson 04", [
         "b", "1/(1 + 1) = 0.5 beats two weak votes like 1/(1 + 8) + 1/(1 + 9); the slider in section 4 shows it.",
         {"a": "a small k rewards the top of each list, which is where this memory is.",
          "c": "k changes how much a top rank outweighs a lower one, so it can change the order.",
-         "d": "every memory stays in the vector ranking, so every memory gets a fused score."}),
+         "d": "every memory stays in the vector ranking, so every memory gets a fused score."},
+        kind="predict"),
     Question(
         "Your MyHybridMemory and HybridMemory agree on every score but list two memories with equal fused "
         "scores in a different order. Which rule does HybridMemory follow?",
-        {"a": "the newer memory first", "b": "alphabetical order of the texts",
+        {"a": "the newer memory first", "b": "none: equal scores come out in whatever order the sort leaves them",
          "c": "the better vector rank first", "d": "the better keyword rank first"},
         "c", "fusing the vector ranking first, with a stable sort, puts the better vector rank ahead on a tie.",
         {"a": "ties in cosine go to the older memory, and fused ties to the better vector rank.",
-         "b": "no ranking in the kit looks at the text's alphabetical order.",
-         "d": "the keyword ranking lacks some memories, so it cannot order every tie; the vector ranking can."}),
+         "b": "HybridMemory fixes a rule so every run lists ties the same way; an order left to chance is untestable.",
+         "d": "the keyword ranking lacks some memories, so it cannot order every tie; the vector ranking can."},
+        kind="explain"),
 ])

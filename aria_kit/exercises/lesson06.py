@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Literal, Optional
 
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Tool
 from aria_kit.schemas import schema_from_function, validate_arguments
@@ -230,6 +231,17 @@ def check_stretch_schema(derive_schema: Callable[[Callable[..., Any]], dict[str,
     return check("Stretch 06 (lists and optional values)", lambda: _stretch_test(derive_schema), SOLUTION)
 
 
+EXERCISES = [
+    Exercise("06.1", designs="a schema derivation from a signature: types, defaults, docstring descriptions, and a "
+             "refusal to guess a missing hint", kind="specification", minutes=25, solution=("derive_schema",)),
+    Exercise("06.2", designs="an argument validator that reports every problem at once, with true not an integer",
+             kind="design", minutes=20, solution=("check_arguments",)),
+    Exercise("06.3", designs="a word_count tool whose schema comes from its own signature (the lesson's recipe)",
+             kind="warm-up", minutes=10, solution=("WordCountTool",)),
+    Exercise("Stretch 06", designs="lists (list[X]) and optional values (X or None, Optional[X]) in the schema derivation", kind="stretch",
+             minutes=25, solution=("derive_schema_plus",)),
+]
+
 QUIZ = Quiz("Lesson 06", [
     Question(
         "A tool's `run(self, query: str, top_k: int = 3)` has no docstring. What does the model learn about `top_k`?",
@@ -239,7 +251,7 @@ QUIZ = Quiz("Lesson 06", [
         "b",
         "the signature alone gives the type, the default and so 'not required'; only descriptions need the docstring.",
         {"a": "every typed parameter is in the schema; the docstring only adds descriptions.",
-         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}),
+         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}, kind="predict"),
     Question(
         "The model sends `{\"query\": \"order 4821\", \"top_k\": true}` to memory_search. What happens?",
         {"a": "top_k is read as 1, because in Python True == 1",
@@ -249,7 +261,7 @@ QUIZ = Quiz("Lesson 06", [
         "JSON true is a boolean, not an integer; validation refuses it before run, and the model can fix its call.",
         {"a": "that is exactly the mistake a validator must not make: isinstance(True, int) is true in Python, "
               "so the check has to rule bool out explicitly.",
-         "b": "invoke validates first and answers with text; a bad argument never reaches run."}),
+         "b": "invoke validates first and answers with text; a bad argument never reaches run."}, kind="predict"),
     Question(
         "Why does the kit refuse `().__class__.__base__.__subclasses__()` instead of running it with empty builtins?",
         {"a": "Empty builtins hide names, not objects: the expression walks from a tuple to every loaded class",
@@ -258,15 +270,21 @@ QUIZ = Quiz("Lesson 06", [
         "a",
         "`eval` with no builtins is not a sandbox; the calculator parses the text and allows a short whitelist.",
         {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
-         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}),
+         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain"),
     Question(
-        "memory_search's schema says `top_k` is an integer, but `run` itself refuses 50. Why not only the schema?",
-        {"a": "The schema is wrong and should be fixed",
-         "b": "The derived schema records types, not ranges, so run checks the rest and answers in the same Error: style",
-         "c": "Models never send out-of-range values, so the check in run is only for humans"},
+        "memory_search declares `top_k: Annotated[int, Bounds(minimum=1, maximum=10)] = 3`. The model sends "
+        "`{\"query\": \"order 4821\", \"top_k\": 50}`. What happens?",
+        {"a": "run starts the search and stops at 10 hits, since the memory returns at most that many",
+         "b": "invoke refuses it from the schema's maximum, with a message naming top_k, and run is not called",
+         "c": "It goes through: Annotated is only a comment for people, so the model's value is used as sent",
+         "d": "The agent crashes with a ValueError raised inside run"},
         "b",
-        "the schema catches what it can express; the tool checks the rest, and both reply with text the model can act on.",
-        {"a": "the schema is right about the type; it simply cannot say '1 to 10' because the derivation does not "
-              "read ranges from a signature.",
-         "c": "models do send them (the lesson's table shows one); every argument is untrusted."}),
+        "the bound is part of the schema the model sees and of the validation invoke runs before run; the lesson's "
+        "table shows the refusal.",
+        {"a": "validation comes first: a value outside the declared range never reaches run, which would refuse it "
+              "too (it checks the range again for callers that bypass invoke).",
+         "c": "the derivation reads Annotated's Bounds into the schema (minimum and maximum), and invoke enforces "
+              "them; that is why they are declared on the parameter.",
+         "d": "tools answer with text, never by crashing the agent: a refused argument comes back as an Error: "
+              "message the model can act on."}, kind="predict"),
 ])

@@ -4,16 +4,21 @@
 ``AgentPersona.system_prompt`` on several personas, including ones with no
 traits, goals or forbidden phrases (whose sections must then disappear), and
 names the first line that differs. ``check_violations(violations)`` runs the
-learner's detector on answers that do and do not break Aria's "Never say" rule.
+learner's detector on answers that do and do not break a "Never say" rule, smallest
+case first, each failure with the idea it misses. ``check_persona_rule`` checks the
+design exercise: a rule of the learner's own and a detector that must tell the
+learner's good replies from the bad ones.
 ``check_fit_prompt(fit_prompt)`` checks the stretch task: the longest prompt with
 whole recalled memories that fits a character budget. None judges style.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Hit
 from aria_kit.persona import ARIA, AgentPersona
@@ -49,17 +54,49 @@ def _compile_test(compile_persona: Callable[[AgentPersona], str]) -> None:
 
 
 def _violations_test(violations: Callable[[AgentPersona, str], list[str]]) -> None:
-    clean = "Raft replicates the log [mem_0003]."
-    assert violations(ARIA, clean) == [], f"{clean!r} breaks no rule, but violations returned {violations(ARIA, clean)!r}"
-    both = "As an AI language model, I cannot know that."
-    found = violations(ARIA, both)
-    assert found == ["I cannot", "As an AI language model"], (
-        f"{both!r} contains both of Aria's forbidden phrases; expected them in the persona's order, got {found!r}")
-    shouting = "i CANNOT do that."
-    found = violations(ARIA, shouting)
-    assert found == ["I cannot"], f"matching should ignore case: {shouting!r} should give ['I cannot'], got {found!r}"
-    quiet = AgentPersona(name="Quiet", role="a persona with no rules")
-    assert violations(quiet, both) == [], "a persona without forbidden phrases has no violations"
+    # Each case: (persona, text, expected, the idea a wrong answer to it misses), smallest first.
+    rex = AgentPersona(name="Rex", role="a release manager", forbidden_phrases=("ASAP", "just"))
+    cases = [
+        (ARIA, "Raft replicates the log [mem_0003].", [], "a clean answer breaks no rule"),
+        (ARIA, "i CANNOT do that.", ["I cannot"], "matching ignores upper and lower case"),
+        (ARIA, "As an AI language model, I cannot know that.", ["I cannot", "As an AI language model"],
+         "list the phrases in the persona's order, each once"),
+        (ARIA, "I cannot. I cannot.", ["I cannot"], "list each phrase once, however often it occurs"),
+        (rex, "Please adjust the release date.", [], "whole words only: \"just\" is not in \"adjust\""),
+        (ARIA, "As an AI\nlanguage   model, I would rather not.", ["As an AI language model"],
+         "any run of spaces or a line break between the words still spells the phrase"),
+        (rex, "Just ship it, ASAP.", ["ASAP", "just"], "a phrase at the start or before punctuation still counts"),
+        (AgentPersona(name="Quiet", role="a persona with no rules"), "I cannot.", [],
+         "a persona without forbidden phrases has no violations"),
+    ]
+    for persona, text, expected, idea in cases:
+        found = violations(persona, text)  # a stub raises NotImplementedError here
+        assert isinstance(found, list), f"violations returned a {type(found).__name__}; return a list of phrases"
+        assert found == expected, (f"for {persona.name}'s phrases {list(persona.forbidden_phrases)} and "
+                                   f"{text!r}, expected {expected}, got {found}: {idea}")
+
+
+def _rule_test(rule: str, breaks_rule: Callable[[str], bool], good: Sequence[str], bad: Sequence[str]) -> None:
+    try:
+        verdict = breaks_rule("")  # a stub raises NotImplementedError here
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        raise AssertionError(f"breaks_rule('') raised {type(exc).__name__}: {exc}; return True or False for any "
+                             "reply, even an empty one") from exc
+    assert isinstance(rule, str) and len(rule.split()) >= 3, (
+        "write the rule as a sentence the model can read (it joins the persona's goals)")
+    assert isinstance(verdict, bool), f"breaks_rule('') returned {verdict!r}; return True or False, for any reply"
+    assert len(good) >= 2 and len(bad) >= 2, ("give at least two replies that keep the rule (good) and two that break "
+                                              "it (bad): a check is only as convincing as the cases it tells apart")
+    assert not set(good) & set(bad), f"{sorted(set(good) & set(bad))} is both good and bad"
+    for reply in bad:
+        assert breaks_rule(reply) is True, f"your own bad reply {reply!r} is not caught: breaks_rule returned False"
+    for reply in good:
+        assert breaks_rule(reply) is False, (f"your own good reply {reply!r} is flagged: a check that cries wolf gets "
+                                             "switched off, so make it flag only what breaks the rule")
+    persona = dataclasses.replace(ARIA, goals=ARIA.goals + (rule,))
+    assert rule in persona.system_prompt(), "the rule should reach the model through the persona's goals"
 
 
 def _hits(texts: Sequence[str]) -> list[Hit]:
@@ -95,6 +132,11 @@ def check_compile_persona(compile_persona: Callable[[AgentPersona], str]) -> boo
     return check("Exercise 07.1 (compile a persona)", lambda: _compile_test(compile_persona), SOLUTION)
 
 
+def check_persona_rule(rule: str, breaks_rule: Callable[[str], bool], good: Sequence[str], bad: Sequence[str]) -> bool:
+    """Check exercise 07.3: a rule of your design, and a code check that tells your good replies from your bad ones."""
+    return check("Exercise 07.3 (a rule and its check)", lambda: _rule_test(rule, breaks_rule, good, bad), SOLUTION)
+
+
 def check_violations(violations: Callable[[AgentPersona, str], list[str]]) -> bool:
     """Check exercise 07.2: the persona's forbidden phrases found in a text, ignoring case, in the persona's order."""
     return check("Exercise 07.2 (catch forbidden phrases)", lambda: _violations_test(violations), SOLUTION)
@@ -105,16 +147,29 @@ def check_fit_prompt(fit_prompt: Callable[[AgentPersona, Sequence[Hit], int], st
     return check("Stretch 07 (a prompt within a budget)", lambda: _fit_test(fit_prompt), SOLUTION)
 
 
+EXERCISES = [
+    Exercise("07.1", designs="a compiler from persona data to a prompt that drops empty sections and matches the "
+             "kit character for character", kind="specification", minutes=15, solution=("compile_persona",)),
+    Exercise("07.2", designs="a forbidden-phrase detector that matches whole words across spacing and case",
+             kind="specification", minutes=15, solution=("violations",)),
+    Exercise("07.3", designs="a persona rule of your own and the code check that catches a reply breaking it, "
+             "with replies it must tell apart", kind="design", minutes=20, solution=("breaks_rule",)),
+    Exercise("Stretch 07", designs="a prompt that fits a character budget by dropping whole, lowest-ranked memories",
+             kind="stretch", minutes=25, solution=("fit_prompt",)),
+]
+
 QUIZ = Quiz("Lesson 07", [
     Question(
         "Why does the kit keep the persona as a frozen dataclass and compile the prompt, instead of a string?",
-        {"a": "Compiling is faster than reading a string",
+        {"a": "So the model cannot rewrite its own persona in the middle of a conversation",
          "b": "The same persona always gives the same text, so a change shows up as a diff a test can pin",
-         "c": "Models only accept prompts built by a dataclass"},
+         "c": "A compiled prompt is shorter, so every request costs fewer tokens"},
         "b",
         "deterministic compilation turns a persona change into a reviewable diff; frozen means it cannot shift mid-run.",
-        {"a": "speed is not the point; both take microseconds.",
-         "c": "a model receives plain text either way; the dataclass is for the people who change it."}),
+        {"a": "a model never edits its system prompt: it only reads the text it is sent. Frozen protects the prompt "
+              "from your own code changing it behind the agent's back.",
+         "c": "the compiled text is as long as a hand-written one with the same content; what compiling buys is that "
+              "the same persona always gives the same text."}, kind="explain"),
     Question(
         "Offline, forbidding \"DDR5\" blanks it out of the answer. What does that show about a real model?",
         {"a": "Nothing directly: the blanking is a regular expression in the offline stand-in, not a model obeying",
@@ -123,7 +178,7 @@ QUIZ = Quiz("Lesson 07", [
         "a",
         "the stand-in's `_scrub` reads the Never-say line and deletes matches; a real model is only asked, so measure it.",
         {"b": "a real model usually follows the rule, not always; only a measurement with that model can say how often.",
-         "c": "persona.py enforces nothing; it only writes the instruction into the prompt."}),
+         "c": "persona.py enforces nothing; it only writes the instruction into the prompt."}, kind="explain"),
     Question(
         "Offline, changing Aria's trait 'concise' to 'playful' leaves every answer unchanged. Why?",
         {"a": "Traits have no effect on any model",
@@ -132,14 +187,15 @@ QUIZ = Quiz("Lesson 07", [
         "b",
         "the stand-in is a handful of rules; traits are words only a language model can act on.",
         {"a": "a real model does read them; the lesson's measurement cell is how you find out how much.",
-         "c": "the prompt was recompiled (the diff shows the changed line); the stand-in simply ignores that line."}),
+         "c": "the prompt was recompiled (the diff shows the changed line); the stand-in simply ignores that line."}, kind="explain"),
     Question(
         "Your application must never show a competitor's name. What should you rely on?",
         {"a": "A \"Never say\" line in the persona",
          "b": "A check in code on every answer (like `violations`), with the persona's rule as a first line of defence",
-         "c": "A more polite wording of the rule"},
+         "c": "The same \"Never say\" line repeated three times in the prompt, so the model takes it seriously"},
         "b",
         "a prompt instructs and lowers the odds; only code that inspects the answer can guarantee anything.",
         {"a": "a prompt instructs, it does not enforce: a real model can still say it.",
-         "c": "wording may change the odds, not the guarantee; check in code."}),
+         "c": "repeating an instruction may change the odds, not the guarantee: the model is still only asked. "
+              "Check in code."}, kind="choose"),
 ])

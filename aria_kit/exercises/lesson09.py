@@ -6,7 +6,9 @@ learner's function twice on the same file in a temporary folder (deleted
 afterwards) and checks that the file holds the seven demo facts exactly once,
 as a notebook re-run or a kernel restart would need. ``check_forget_tool`` checks
 a tool the learner designs, ``memory_forget``, on its own and inside a scripted
-turn of a real agent. ``check_resume`` checks the
+turn of a real agent. ``check_move_memory`` moves a running agent onto a memory
+file in the middle of a scripted conversation and checks that history, memories
+and tools all carry on with the file. ``check_resume`` checks the
 stretch task: a conversation saved to a file and resumed by a new agent, which
 must send the model exactly the history the first agent had.
 """
@@ -21,6 +23,7 @@ from typing import Any
 from aria_kit.agent import AutonomousAgent
 from aria_kit.demo import DEMO_FACTS, make_agent, seed_memory
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.tools import default_tools
@@ -30,6 +33,18 @@ from aria_kit.persona import ARIA
 from aria_kit.scripted import ScriptedProvider, call_tool, say
 
 SOLUTION = "lesson09"
+EXERCISES = [
+    Exercise("09.1", designs="a web_search tool that knows one topic more and replaces the running one, from its "
+             "specification", kind="specification", minutes=10, solution=("glossary_web_search",)),
+    Exercise("09.2", designs="seeding a memory file so that running the cell again, or in a new process, adds "
+             "nothing", kind="specification", minutes=10, solution=("seed_once",)),
+    Exercise("09.3", designs="a memory_forget tool whose every refusal is a message the model can act on",
+             kind="design", minutes=20, solution=("MemoryForgetTool", "make_forget_tool")),
+    Exercise("09.4", designs="moving a running agent onto a memory file mid-conversation without losing its "
+             "history, memories or tools", kind="design", minutes=20, solution=("move_memory",)),
+    Exercise("Stretch 09", designs="saving a conversation and resuming it in a new agent on the same memory file",
+             kind="stretch", minutes=20, solution=("save_conversation", "resume")),
+]
 
 
 def _glossary_test(glossary_web_search: Callable[[], Tool]) -> None:
@@ -141,11 +156,62 @@ def _resume_test(save_conversation: Callable[..., None], resume: Callable[..., A
                 "the resumed agent's history differs from the saved one; load every message, in order, unchanged")
             second.chat("And what is the deadline?")
             sent = llm.requests[0]["messages"]
-            assert sent[1:-1] == first.history, (
-                "the model was not sent the saved conversation between the system prompt and the new message")
+            assert sent[1:1 + len(first.history)] == first.history, (
+                "the model was not sent the saved conversation right after the system message")
             llm.assert_all_used()
         finally:
             second.memory.close()
+
+
+MOVE_SCRIPT = [
+    say("Noted."),                                                                       # turn 1, before the move
+    call_tool("memory_store", {"text": "Alice's favourite editor is Helix.", "category": "user_pref"}),
+    say("Stored."),                                                                      # turn 2, after the move
+]
+
+
+def _move_memory_test(move_memory: Callable[[AutonomousAgent, Path], Any]) -> None:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
+        path = Path(folder) / "moved.sqlite"
+        llm = ScriptedProvider(MOVE_SCRIPT)
+        agent = make_agent(llm=llm, verbose=False)
+        seed_memory(agent.memory)
+        agent.memory.store("Alice is learning Zig in the evenings.", {"category": "user_pref"})  # not a demo fact
+        old = agent.memory
+        agent.chat("Hello, Aria.")
+        history, turns, tools = list(agent.history), list(agent.turns), list(agent.tools)
+        before = [(r.text, r.category) for r in old.list_all()]
+        move_memory(agent, path)
+        try:
+            assert agent.history == history and agent.turns == turns, (
+                "the conversation was lost in the move: keep the agent (its history and turns), change its memory")
+            assert list(agent.tools) == tools, f"the tools changed from {tools} to {list(agent.tools)}"
+            assert agent.memory is not old, "agent.memory is still the old memory: point it at the file"
+            moved = [(r.text, r.category) for r in agent.memory.list_all()]
+            assert moved == before, (f"the file-backed memory holds {len(moved)} memories, expected the "
+                                     f"{len(before)} of the old one with the same texts and categories, in order")
+            agent.chat("Remember that Alice's favourite editor is Helix.")
+            stored = agent.turns[-1].steps[2].detail["result"]
+            assert stored.startswith("Stored"), f"memory_store answered {stored!r} after the move"
+            assert len(old) == len(before), (
+                "memory_store wrote to the OLD memory after the move: every tool built with the old memory still holds "
+                "it (tool.memory); point those tools at the new one too")
+            with HybridMemory(path=path) as reopened:
+                texts = [r.text for r in reopened.list_all()]
+            assert "Alice's favourite editor is Helix." in texts, (
+                "the fact stored after the move is not in the file: open the new memory with HybridMemory(path=path)")
+            recalled = agent.turns[-1].steps[0].detail["hits"]
+            assert recalled and all(agent.memory.get(hit.id) is not None for hit in recalled), (
+                "recall after the move did not come from the new memory")
+            llm.assert_all_used()
+        finally:
+            agent.memory.close()
+
+
+def check_move_memory(move_memory: Callable[[AutonomousAgent, Path], Any]) -> bool:
+    """Check exercise 09.4: ``move_memory(agent, path)`` moves a running agent onto a memory file."""
+    return check("Exercise 09.4 (move a running agent onto a memory file)", lambda: _move_memory_test(move_memory),
+                 SOLUTION)
 
 
 def check_resume(save_conversation: Callable[..., None], resume: Callable[..., Any]) -> bool:
@@ -155,49 +221,61 @@ def check_resume(save_conversation: Callable[..., None], resume: Callable[..., A
 
 QUIZ = Quiz("Lesson 09", [
     Question(
-        "register_tool(StorageWebSearch()) is called while the agent is running. What changes?",
-        {"a": "The tool named web_search is replaced; history, memory and the other tools stay",
-         "b": "The agent restarts with an empty history",
-         "c": "A second web_search is added next to the first"},
+        "register_tool(StorageWebSearch()) is called between turns 5 and 6. What will the model's next request "
+        "hold?",
+        {"a": "The same history as before and one web_search schema, now StorageWebSearch's",
+         "b": "An empty history, because the agent starts over with its new tools",
+         "c": "Two web_search schemas, the old tool's and the new one's"},
         "a",
-        "tools are looked up by name, so a tool with the same name replaces the old one in place.",
+        "tools are looked up by name, so a tool with the same name replaces the old one in place; the history and "
+        "the memory are untouched.",
         {"b": "nothing else is touched; that is what makes it a hot swap.",
-         "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."}),
+         "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."},
+        kind="predict"),
     Question(
-        "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the file?",
+        "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the "
+        "file?",
         {"a": "The seven facts, once",
          "b": "Every fact twice, because the file outlives the first run",
          "c": "Only the second run's facts; opening a file empties it"},
         "b",
         "a file remembers across runs; seed only when the memory is empty (exercise 09.2).",
         {"a": "store does not look for duplicates; each call adds a memory with a new id.",
-         "c": "opening a memory file never deletes anything: that is the point of persistence."}),
+         "c": "opening a memory file never deletes anything: that is the point of persistence."},
+        kind="predict"),
     Question(
         "Why does the lesson start a new Python process to test persistence, not just a new HybridMemory object?",
-        {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in memory",
+        {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in "
+              "memory",
          "b": "HybridMemory cannot be opened twice in one process",
-         "c": "Subprocesses are faster"},
+         "c": "A new process reads the file faster than a second object in the same kernel"},
         "a",
         "only a fresh process proves that everything came from the file.",
         {"b": "it can (the lesson does it); the point is what a new object might still share with the old one.",
-         "c": "a new process is slower; it is used because it is a stronger test."}),
+         "c": "a new process is slower to start; it is used because it is a stronger test, not a quicker one."},
+        kind="explain"),
     Question(
-        "Turn 1 (project, deadline, algorithm) quotes Alice's favourite language too. Whose limitation is that?",
-        {"a": "The hybrid search's: it should not have found the Rust fact",
-         "b": "The offline stand-in's: it lists every hit sharing a distinguishing word, and cannot judge relevance",
-         "c": "The persona's: it asks to quote ids"},
-        "b",
-        "recall is a search, not understanding; a language model would read the hits and leave the Rust fact out.",
-        {"a": "the Rust fact shares the word 'Alice' and is the vector side's best match for 'What is Alice's "
-              "project'; search found what the words asked for.",
-         "c": "quoting ids is about sources; the stand-in's rules decide which hits it quotes."}),
+        "In turn 1, \"Alice is working on … 'VelocityDB'\" is only 4th of the five hits for \"What is Alice's "
+        "project\", yet the answer quotes it [mem_0002]. Why?",
+        {"a": "The stand-in quotes the hit that shares the most of the question's words, and its synonym table "
+              "counts 'working' as a match for 'project'",
+         "b": "The hybrid search ranked it first, and the answer follows the ranking",
+         "c": "It was among the memories recalled into the request before the first model call"},
+        "a",
+        "the stand-in counts words, so a synonym lifts a hit that the search ranked low; a language model would "
+        "read the hits instead.",
+        {"b": "the search put the deadline first (it contains 'project'); the answer's order is the stand-in's.",
+         "c": "turn 1 recalled mem_0005, mem_0003 and mem_0001 (the trace's recall step); mem_0002 came from the "
+              "tool's search."},
+        kind="explain"),
     Question(
-        "Your memory_forget tool is asked to forget an id that does not exist. What should it do?",
+        "Your memory_forget tool is asked to forget an id that does not exist. Which design should it follow?",
         {"a": "Raise KeyError so the bug is visible",
          "b": "Answer 'Error: …' text naming the id, so the model can check the id and try again",
          "c": "Answer 'Done' anyway; the memory is gone either way"},
         "b",
         "a model's wrong id is the model's mistake: it goes back as text the model can act on, like any bad call.",
         {"a": "exceptions are for bugs in our code; a tool the model called wrongly answers with text (lesson 06).",
-         "c": "a tool must not claim success it did not have: the model would tell the user something false."}),
+         "c": "a tool must not claim success it did not have: the model would tell the user something false."},
+        kind="choose"),
 ])

@@ -1,10 +1,14 @@
 """Exercise checks and quiz for lesson 10 (memory that changes its mind).
 
-``check_follow_to_current(follow_to_current)`` builds a memory with a chain of
-versions (Rust → Go → Zig) and checks that the learner's function reaches the
-current version from any of them, and leaves a fact that never changed alone.
-``check_is_update(is_update)`` runs the learner's recogniser over stated changes
-in several phrasings, and over questions and plain facts that must not count.
+``check_follow_to_current`` builds chains of versions of several lengths and
+checks that the learner's function reaches the current version from every one,
+returns an id, and refuses an unknown id. ``check_replaces`` runs the learner's
+rule for "does this new fact replace that one?" over cases of each kind a
+memory meets (a new value, a repeat, a compatible fact, another subject or
+attribute) and answers a wrong verdict with the case and the idea behind it.
+``check_search_as_of`` (the stretch) asks for the best memories on three days
+of a fact's history, a change day included. Every check accepts any design that
+behaves as specified.
 """
 
 from __future__ import annotations
@@ -13,33 +17,52 @@ from collections.abc import Callable
 
 from aria_kit.demo_data import seed_memory
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
 SOLUTION = "lesson10"
-UPDATES = ["Alice has switched to Go.", "We moved from Raft to Paxos.", "The deadline is now April 15.",
-           "Alice no longer works on VelocityDB.", "Bob changed his editor from Vim to Helix."]
-NOT_UPDATES = ["Has Alice switched to Go?", "What is Alice's favourite language now?", "Alice likes Rust.",
-               "Remember that the meeting is on Friday.", "How many hours are left until March 31?"]
+EXERCISES = [
+    Exercise("10.1", designs="a walk from any version of a fact to its current one, that refuses an unknown id",
+             kind="specification", minutes=10, solution=("follow_to_current",)),
+    Exercise("10.2", designs="the rule that decides whether a new fact replaces a stored one",
+             kind="design", minutes=25, solution=("replaces",)),
+    Exercise("Stretch 10", designs="search as of a past day, with a choice for the first version's unknown start",
+             kind="stretch", minutes=30, solution=("search_as_of",)),
+]
+
+# ---------------------------------------------------------------- 10.1
+
+
+def _chain(length: int) -> tuple[HybridMemory, list[str]]:
+    memory = HybridMemory()
+    seed_memory(memory)
+    ids = ["mem_0001"]
+    for version in range(1, length):
+        ids.append(memory.supersede(ids[-1], f"Alice's favourite programming language is Lang{version}."))
+    return memory, ids
 
 
 def _follow_test(follow_to_current: Callable[[MemoryBackend, str], str]) -> None:
-    memory = HybridMemory()
-    seed_memory(memory)
-    go = memory.supersede("mem_0001", "Alice's favourite programming language is Go.")
-    zig = memory.supersede(go, "Alice's favourite programming language is Zig.")
-    for start in ("mem_0001", go, zig):
-        got = follow_to_current(memory, start)
-        assert got == zig, f"follow_to_current(memory, {start!r}) returned {got!r}; the current version is {zig}"
+    for length in (1, 2, 4):
+        memory, ids = _chain(length)
+        for start in ids:
+            got = follow_to_current(memory, start)
+            assert isinstance(got, str), (f"follow_to_current returned a {type(got).__name__}; return the current "
+                                          "version's id, a str such as 'mem_0008'")
+            chain = " → ".join(ids)
+            assert got == ids[-1], (f"from {start} (versions {chain}) you returned {got!r}, but the current version "
+                                    f"is {ids[-1]}. Hint: a version is current when its superseded_by is None; "
+                                    "keep following the links until you reach it, however many there are")
+    memory, _ = _chain(2)
     assert follow_to_current(memory, "mem_0003") == "mem_0003", "a memory nobody replaced is its own current version"
-
-
-def _is_update_test(is_update: Callable[[str], bool]) -> None:
-    missed = [m for m in UPDATES if not is_update(m)]
-    assert not missed, f"these state a change but your function says no: {missed}"
-    wrong = [m for m in NOT_UPDATES if is_update(m)]
-    assert not wrong, f"these are not changes (a question, or a plain new fact) but your function says yes: {wrong}"
+    try:
+        got = follow_to_current(memory, "mem_9999")
+    except ValueError:
+        return
+    raise AssertionError(f"follow_to_current(memory, 'mem_9999') returned {got!r}; there is no such memory, so "
+                         "raise ValueError naming it (memory.get returns None for an unknown id)")
 
 
 def check_follow_to_current(follow_to_current: Callable[[MemoryBackend, str], str]) -> bool:
@@ -48,41 +71,116 @@ def check_follow_to_current(follow_to_current: Callable[[MemoryBackend, str], st
                  SOLUTION)
 
 
-def check_is_update(is_update: Callable[[str], bool]) -> bool:
-    """Check exercise 10.2: recognise messages that state a change."""
-    return check("Exercise 10.2 (recognise a stated change)", lambda: _is_update_test(is_update), SOLUTION)
+# ---------------------------------------------------------------- 10.2
+
+VIM, HELIX = "My favourite editor is Vim.", "My favourite editor is Helix."
+# (old, new, replaces?, the idea a wrong verdict misses)
+CASES = [
+    (VIM, HELIX, True, "the same subject and attribute with another value: the new fact makes the old one out of date"),
+    ("The deadline for VelocityDB v1.0 is March 31.", "The deadline for VelocityDB v1.0 is April 15.", True,
+     "the same subject and attribute with another value, even when most words are shared"),
+    ("Dave lives in Leeds.", "Dave lives in York.", True, "a person lives in one place at a time"),
+    ("Alice's team is the storage team.", "Alice's team is the search team now.", True,
+     "'now' and 'these days' are not part of the value; the team changed"),
+    ("Dave likes tea.", "Dave likes chess.", False,
+     "'likes' holds many values at once: liking chess does not stop Dave liking tea"),
+    ("Lena plays the violin.", "Lena plays tennis.", False, "'plays' holds many values at once"),
+    (VIM, VIM, False, "a repeat says the same thing: store nothing, replace nothing"),
+    (VIM, "My favourite editor is Vim these days.", False, "the same value said with 'these days' is a repeat"),
+    ("Alice's favourite editor is Vim.", "Bob's favourite editor is Helix.", False,
+     "another subject: Bob's editor says nothing about Alice's"),
+    ("Alice's favourite editor is Vim.", "Alice's favourite language is Go.", False,
+     "another attribute of the same person: her editor and her language are both true"),
+    ("Dave is tall.", "Dave is a doctor.", False, "'Dave is …' names no attribute: both can be true"),
+]
+
+
+def _replaces_test(replaces: Callable[[str, str], bool]) -> None:
+    for old, new, expected, idea in CASES:
+        got = replaces(old, new)
+        assert isinstance(got, bool), f"replaces({old!r}, {new!r}) returned {got!r}; return True or False"
+        if got != expected:
+            verdict = "replaces" if got else "does not replace"
+            raise AssertionError(f"your rule says {new!r} {verdict} {old!r}. Hint: {idea}")
+
+
+def check_replaces(replaces: Callable[[str, str], bool]) -> bool:
+    """Check exercise 10.2: decide whether a new fact replaces a stored one."""
+    return check("Exercise 10.2 (does the new fact replace the old one?)", lambda: _replaces_test(replaces), SOLUTION)
+
+
+# ---------------------------------------------------------------- stretch 10
+
+LANGUAGE = "Alice favourite programming language"
+
+
+def _as_of_test(search_as_of: Callable[..., list]) -> None:
+    memory = HybridMemory()
+    seed_memory(memory)
+    go = memory.supersede("mem_0001", "Alice's favourite programming language is Go.", at="2026-03-02")
+    zig = memory.supersede(go, "Alice's favourite programming language is Zig.", at="2026-06-15")
+    for day, current, note in (("2026-02-01", "mem_0001", "before any change the first version was current"),
+                               ("2026-03-02", go, "on the day of a change the new version is current"),
+                               ("2026-07-01", zig, "after the last change only the newest version is current")):
+        hits = search_as_of(memory, LANGUAGE, day, top_k=3)
+        ids = [h.id for h in hits]
+        versions = [i for i in ids if i in ("mem_0001", go, zig)]
+        assert versions == [current], (f"search_as_of(memory, {LANGUAGE!r}, {day!r}) returned the versions {versions}; "
+                                       f"expected only {current}: {note}")
+        assert len(ids) == 3, f"on {day} you returned {len(ids)} memories; top_k=3 asks for the best 3 current then"
+
+
+def check_search_as_of(search_as_of: Callable[..., list]) -> bool:
+    """Check stretch 10: the best memories among those current on a given day."""
+    return check("Stretch 10 (search as of a day)", lambda: _as_of_test(search_as_of), SOLUTION)
 
 
 QUIZ = Quiz("Lesson 10", [
     Question(
-        "Alice's favourite language was Rust; she switched to Go. With append-only memory, what does a search for "
-        "her favourite language return?",
-        {"a": "Only the Go fact: newer memories replace older ones", "b": "Both facts, and nothing says which is current",
-         "c": "Only the Rust fact: the newer one is ignored"},
+        "Append-only memory holds \"Alice's favourite programming language is Rust.\" and \"Alice has switched to "
+        "Go.\", and nothing else about her languages. The offline stand-in is asked \"What is Alice's favourite "
+        "programming language?\". What does it answer?",
+        {"a": "Go: the newer memory wins", "b": "Rust: it quotes the hits that share the question's words",
+         "c": "Both, marked as a conflict"},
         "b",
-        "Append-only memory keeps every fact as an equal; ranking decides, and near-identical texts tie.",
-        {"a": "Nothing replaces anything in an append-only memory: both facts are stored as equals.",
-         "c": "The Go fact is stored and searchable; it just competes with the Rust one on equal terms."}),
+        "Section 1 showed it: the Rust fact shares the question's words; \"Alice has switched to Go.\" shares almost "
+        "none, so it is not quoted.",
+        {"a": "Nothing in an append-only memory says which fact is newer; search ranks by words and meaning.",
+         "c": "The stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},
+        kind="predict"),
     Question(
-        "What does `supersede(old_id, new_text)` do to the old memory?",
-        {"a": "Deletes it", "b": "Overwrites its text in place",
-         "c": "Keeps it, marked with its successor's id and when it stopped being current"},
-        "c",
-        "Nothing is lost: default search skips it, include_history=True and history() bring it back.",
-        {"a": "Deleting would lose what was true before; superseding keeps it as history.",
-         "b": "Overwriting in place (mem0's UPDATE) loses the old value and when it changed."}),
-    Question(
-        "In the lesson's measurement, why does append-only memory put the stale fact first so often?",
-        {"a": "The old and new facts differ in one word, so their scores nearly tie, and ties go to the older memory",
-         "b": "BM25 prefers older documents", "c": "The embedder is trained on old data"},
+        "After `supersede(\"mem_0001\", \"… is Go.\")`, a default search for Alice's language no longer returns the "
+        "Rust fact. Why, when the Rust fact is still stored?",
+        {"a": "Default search skips superseded memories, as it skips deleted ones; include_history=True brings them back",
+         "b": "Its embedding was removed, so it can no longer match", "c": "Its score is lowered by a penalty for age"},
         "a",
-        "Two versions of one fact share almost every word; nothing in the scores says which is newer.",
-        {"b": "BM25 knows nothing about age; the tie-breaking rule of the memory does.",
-         "c": "Both versions get embedded the same way; the embedder cannot know which one is current."}),
+        "Superseding marks the row (superseded_by, superseded_at); search leaves marked rows out unless asked.",
+        {"b": "Its vector and text are kept: include_history=True ranks it with its original scores.",
+         "c": "No score changes: the row is left out of default search, not ranked lower."},
+        kind="explain"),
+    Question(
+        "Memory holds \"Dave likes tea.\". The agent stores \"Dave likes chess.\". What does memory_store answer?",
+        {"a": "Not stored yet: it may replace the tea fact", "b": "Stored as a new memory",
+         "c": "Not stored: memory already says this"},
+        "b",
+        "\"likes\" holds many values at once, so the check on write never flags it: both facts stay current.",
+        {"a": "Same subject is not enough: the rule compares a single-valued slot (is, lives in), and \"likes\" is none.",
+         "c": "A duplicate says the same thing; chess is not tea."},
+        kind="predict"),
+    Question(
+        "A new fact may replace a stored one. Design A stores it and tells the model; design B (this kit) holds it "
+        "back and names the exact memory_update call. The model ignores the note. What is left?",
+        {"a": "A: the old and new versions, both current; B: the old version only, and the model was told it was not stored",
+         "b": "A and B both leave exactly one current version", "c": "B loses the old fact"},
+        "a",
+        "Holding the write back keeps memory free of contradictions; the price is a second call when the model agrees.",
+        {"b": "Under A nothing marks the old version: two current versions is the failure this lesson started with.",
+         "c": "B never touches the old fact until memory_update is called; nothing is lost."},
+        kind="choose"),
     Question(
         "A model chooses ADD / UPDATE / DELETE for each new fact (as in mem0). What is its typical failure?",
         {"a": "It cannot store new facts", "b": "It updates or deletes the wrong memory, and the old value is gone",
-         "c": "It is always slower than keyword search"},
+         "c": "It is slower than keyword search"},
         "b",
         "A wrong choice overwrites or deletes a fact that was still true; without history you cannot undo it.",
         {"a": "ADD stores new facts fine; the risk is in UPDATE and DELETE.",

@@ -8,6 +8,9 @@ from the record, and the visible text must be the record's id, category and
 text exactly as stored (escaped once, not twice, and not stripped).
 ``check_render_panel(render_panel)`` checks a newest-first list of such rows
 with a limit and an "… and N older" line, like the chat widget's memory panel.
+``check_render_history(render_history)`` checks the design exercise: a fact's
+versions shown with the superseded ones struck through (``<s>`` or ``<del>``,
+the learner's choice of everything else) and each naming its successor.
 ``check_highlight(highlight)`` checks the stretch task: query words marked with
 ``<mark>`` in a memory's text, without ever marking inside an escaped entity.
 None judges the markup's looks: only what a browser would build and show.
@@ -21,14 +24,25 @@ from html import escape
 from html.parser import HTMLParser
 
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import MemoryRecord
 
 SOLUTION = "lesson11"
+EXERCISES = [
+    Exercise("11.1", designs="one memory as HTML that a browser shows as text, whatever the memory holds",
+             kind="specification", minutes=10, solution=("render_memory",)),
+    Exercise("11.2", designs="a newest-first memory panel with a limit, that leaves the caller's list alone",
+             kind="specification", minutes=10, solution=("render_panel",)),
+    Exercise("11.3", designs="how the panel shows a fact that changed: its versions, struck through, linked",
+             kind="design", minutes=20, solution=("render_history",)),
+    Exercise("Stretch 11", designs="query words highlighted without marking inside an escaped entity",
+             kind="stretch", minutes=25, solution=("highlight",)),
+]
 PAYLOAD = "<img src=x onerror=alert(1)>"
 # Tags a memory row might reasonably use for its own layout; anything else in the output came from the data.
 SAFE_TAGS = {"div", "span", "p", "ul", "ol", "li", "b", "i", "em", "strong", "code", "small", "mark", "br",
-             "table", "thead", "tbody", "tr", "td", "th"}
+             "table", "thead", "tbody", "tr", "td", "th", "s", "del", "a"}
 
 
 class Rendered(HTMLParser):
@@ -198,6 +212,64 @@ def _highlight_test(highlight: Callable[[str, Sequence[str]], str]) -> None:
         assert shown.marks == expected, f"{what} marks {shown.marks}; expected {expected} (whole words, any case)"
 
 
+class Struck(Rendered):
+    """Also records which text a browser shows struck through (inside <s> or <del>)."""
+
+    def __init__(self, markup: str) -> None:
+        self.depth, self.struck = 0, []
+        super().__init__(markup)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        super().handle_starttag(tag, attrs)
+        self.depth += tag in ("s", "del")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.depth -= tag in ("s", "del") and self.depth > 0
+
+    def handle_data(self, data: str) -> None:
+        super().handle_data(data)
+        if self.depth:
+            self.struck.append(data)
+
+
+def _versions() -> list[MemoryRecord]:
+    return [MemoryRecord("mem_0008", "My favourite editor is Vim.", {"category": "user_pref"}, "mem_0009",
+                         "2026-12-01T10:00:00+00:00"),
+            MemoryRecord("mem_0009", PAYLOAD, {"category": "user_pref"}, "mem_0010", "2026-12-01T11:00:00+00:00",
+                         "mem_0008"),
+            MemoryRecord("mem_0010", "My favourite editor is Helix.", {"category": "user_pref"}, supersedes="mem_0009")]
+
+
+def _render_history_test(render_history: Callable[[Sequence[MemoryRecord]], str]) -> None:
+    versions = _versions()
+    what = "render_history on Vim → a payload → Helix"
+    markup = render_history(list(versions))
+    rendered = _render_safely(markup, what)
+    struck = Struck(markup)
+    for record in versions:
+        _shown_exactly(rendered, record.text, "text", what)
+        assert rendered.text.count(record.text) == 1, f"{what} shows {record.text!r} more than once; show each version once"
+        is_struck = record.text in "".join(struck.struck)
+        if record.superseded_by is None:
+            assert not is_struck, (f"{what} strikes through the current version {record.text!r}: only a version "
+                                   "that was replaced is history")
+        else:
+            assert is_struck, (f"{what} does not strike through {record.text!r}, which {record.superseded_by} replaced. "
+                               "Hint: put a superseded version's text inside <s>…</s> or <del>…</del>")
+    for record in versions[:-1]:  # alone in the list, so its successor's id can only come from the link
+        alone = Rendered(render_history([record])).text
+        assert record.superseded_by in alone, (
+            f"render_history([{record.id}]) does not say that {record.superseded_by} replaced it: name the "
+            "successor, so a reader can follow the fact to its current version")
+    single = render_history(versions[-1:])
+    assert not Struck(single).struck, "a fact that never changed is shown with nothing struck through"
+
+
+def check_render_history(render_history: Callable[[Sequence[MemoryRecord]], str]) -> bool:
+    """Check exercise 11.3: a fact's versions, superseded ones struck through and naming their successor."""
+    return check("Exercise 11.3 (show a fact that changed)", lambda: _render_history_test(render_history), SOLUTION)
+
+
 def check_highlight(highlight: Callable[[str, Sequence[str]], str]) -> bool:
     """Check stretch 11: ``highlight(text, words)`` shows ``text`` exactly, with each whole-word match in <mark>."""
     return check("Stretch 11 (highlight query words safely)", lambda: _highlight_test(highlight), SOLUTION)
@@ -212,7 +284,8 @@ QUIZ = Quiz("Lesson 11", [
         "b",
         "escaped once, the payload is shown as text; the browser builds no image and runs no handler.",
         {"a": "a memory can come from a user, a model or a web page; anything not written by the page's own code is data.",
-         "c": "stripping loses the memory's real text (\"uses <b>, not bold\" would lose a word) and is easy to get wrong."}),
+         "c": "stripping loses the memory's real text (\"uses <b>, not bold\" would lose a word) and is easy to get wrong."},
+        kind="choose"),
     Question(
         "Why is escaping twice a bug, not extra safety?",
         {"a": "It is extra safety; there is no downside",
@@ -221,7 +294,8 @@ QUIZ = Quiz("Lesson 11", [
         "b",
         "escape exactly once, where text enters markup: the learner sees what was stored.",
         {"a": "the user then reads entity codes; a tool result that says `Tom &amp; Jerry` is a wrong tool result.",
-         "c": "nothing runs; the harm is that the text shown is not the text stored."}),
+         "c": "nothing runs; the harm is that the text shown is not the text stored."},
+        kind="explain"),
     Question(
         "After Run All, which chat in this lesson still shows the payload in its transcript?",
         {"a": "The first chat: its transcript keeps every exchange; the clean-up happened in the second chat",
@@ -230,7 +304,8 @@ QUIZ = Quiz("Lesson 11", [
         "a",
         "the clean-up demo runs in a chat of its own, so the first one still shows what the prose describes.",
         {"b": "clear() ran on the second chat only; the first chat's transcript is untouched.",
-         "c": "the second chat was cleared: its transcript holds only what was sent after clear()."}),
+         "c": "the second chat was cleared: its transcript holds only what was sent after clear()."},
+        kind="predict"),
     Question(
         "chat.clear() runs. What does the agent still know?",
         {"a": "Nothing: clear forgets everything",
@@ -239,5 +314,18 @@ QUIZ = Quiz("Lesson 11", [
         "b",
         "history and memory are separate: a new conversation can still recall what was stored.",
         {"a": "clear forgets the conversation, not the memory store.",
-         "c": "facts stored during the chat stay too; only `memory.delete` removes a memory."}),
+         "c": "facts stored during the chat stay too; only `memory.delete` removes a memory."},
+        kind="predict"),
+    Question(
+        "Memory holds \"My favourite editor is Vim.\" (mem_0008). You type \"Remember that my favourite editor is "
+        "Helix\" in the chat. What does the memory panel show afterwards?",
+        {"a": "Both facts as current rows: the chat stores what it is told",
+         "b": "The Helix fact as the newest row, and mem_0008 struck through, replaced by the Helix fact's id",
+         "c": "Only the Helix fact: mem_0008 was deleted"},
+        "b",
+        "memory_store found mem_0008 (same subject, another value) and held the write back; the stand-in made the "
+        "memory_update call the result named, which keeps Vim as history.",
+        {"a": "that was the chat before the check on write: a contradiction kept side by side, and both facts answered.",
+         "c": "superseding never deletes: the old version stays, struck through, one link from the new one."},
+        kind="predict"),
 ])

@@ -22,6 +22,7 @@ from typing import Any
 from aria_kit.bm25 import BM25Index
 from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import check
+from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
@@ -67,15 +68,37 @@ def _corpus(tf: int, doc_len: int, total: int, documents: int) -> BM25Index:
     return index
 
 
+K1, B = 1.5, 0.75  # the kit's BM25 constants
+
+# Typical wrong answers, each with the idea it misses: a weight that matches one of these gets its hint.
+_MISTAKES = [
+    (lambda tf, n, avg: tf / (tf + K1 * (1 - B + B * n / avg)),
+     "the numerator lacks (k1 + 1): the weight of one occurrence in an average-length memory should be 1"),
+    (lambda tf, n, avg: tf * (K1 + 1) / (tf + K1 * (1 - B + B * avg / n)),
+     "the length ratio is upside down: a longer memory should weigh less, so divide doc_len by avgdl"),
+    (lambda tf, n, avg: tf * (K1 + 1) / (1 + K1 * (1 - B + B * n / avg)),
+     "tf is missing from the denominator, so nothing saturates: a word's 10th occurrence counts like its 1st"),
+    (lambda tf, n, avg: tf * (K1 + 1) / (tf + K1 * (1 - B + B * n / 10.0)),
+     "it ignores the avgdl you pass and always uses 10"),
+]
+
+
 def _bm25_weight_test(bm25_weight: Callable[..., float]) -> None:
-    for tf, doc_len, total, documents in WEIGHT_CASES:
+    for tf, doc_len, total, documents in WEIGHT_CASES:  # the simplest case first: an average-length memory
         avgdl = total / documents
         index = _corpus(tf, doc_len, total, documents)
         expected = float(index.scores(["x"])[0]) / index.idf("x")
         got = float(bm25_weight(tf, doc_len, avgdl))  # a stub raises NotImplementedError here
-        assert abs(got - expected) < 1e-9, (
-            f"bm25_weight(tf={tf}, doc_len={doc_len}, avgdl={avgdl:.4f}) should be {expected:.4f}, got {got:.4f} "
-            "(weight = tf·(k1 + 1) / (tf + k1·(1 − b + b·doc_len/avgdl)) with k1 = 1.5, b = 0.75)")
+        if abs(got - expected) < 1e-9:
+            continue
+        hint = next((why for mistake, why in _MISTAKES if abs(mistake(tf, doc_len, avgdl) - got) < 1e-9),
+                    "BM25's score for one query word, divided by that word's IDF, is the weight")
+        raise AssertionError(f"bm25_weight(tf={tf}, doc_len={doc_len}, avgdl={avgdl:.4f}) should be {expected:.4f} "
+                             f"(BM25Index's score ÷ IDF), got {got:.4f}: {hint}")
+    heavy = float(bm25_weight(1000, 10, 10.0))
+    assert heavy < K1 + 1, f"bm25_weight(1000, 10, 10.0) is {heavy:.4f}: a weight saturates below k1 + 1 = 2.5"
+    assert float(bm25_weight(1, 20, 10.0)) < float(bm25_weight(1, 5, 10.0)), (
+        "bm25_weight(1, 20, 10.0) should be less than bm25_weight(1, 5, 10.0): a longer memory weighs less")
 
 
 def check_to_point_id(to_point_id: Callable[[Any], int | None]) -> bool:
@@ -110,20 +133,32 @@ def check_top3_agreement(top3_agreement: Callable[..., int]) -> bool:
     return check("Stretch 12 (top-3 agreement)", lambda: _agreement_test(top3_agreement), SOLUTION)
 
 
+EXERCISES = [
+    Exercise("12.1", designs="a memory-id → point-id conversion that is one-to-one and refuses every id the kit "
+             "never writes", kind="specification", minutes=10, solution=("to_point_id",)),
+    Exercise("12.2", designs="the collection-independent part of BM25 that a sparse vector can store, from its "
+             "properties (weight 1 at average length, saturation, length penalty)", kind="specification",
+             minutes=15, solution=("bm25_weight",)),
+    Exercise("Stretch 12", designs="a top-3 agreement measure, and which of the default's three settings moves "
+             "the top 3 away from Qdrant", kind="stretch", minutes=30,
+             solution=("top3_agreement", "stretch_agreement_table")),
+]
+
 QUIZ = Quiz("Lesson 12", [
     Question(
         "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False). Why not HybridMemory()?",
         {"a": "Because RRF with k = 60 is the kit's default fusion",
          "b": "So both fuse by RRF and count every query word as written: what differs comes from the engine",
          "c": "Because QdrantMemory cannot store memories that contain stop words",
-         "d": "Because convex fusion only works on small memories"},
+         "d": "So that both sides use the same embedding model"},
         "b",
         "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word as written; HybridMemory() "
         "uses convex fusion, drops query stop words and matches stems, which would mix three differences into one "
         "comparison.",
         {"a": "Since lesson 05 the default is convex fusion (weight 0.5 on cosine), chosen by measurement.",
          "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
-         "d": "Convex fusion runs at any size; Qdrant's engine just does not offer it (RRF and DBSF only)."}),
+         "d": "every set-up embeds with the same 256-d wordllama model; fusion, stop words and stems are what "
+              "differ between HybridMemory() and QdrantMemory."}, kind="explain"),
     Question(
         "What does the bm25 sparse vector of a point store for each word of the memory?",
         {"a": "The word's full BM25 score, IDF included", "b": "How many times the word occurs, nothing else",
@@ -134,7 +169,7 @@ QUIZ = Quiz("Lesson 12", [
         "applies it when a query arrives.",
         {"a": "Then every stored vector would need rewriting each time a memory is added.",
          "b": "That is the query's sparse vector; a memory's holds the weight, which also depends on its length.",
-         "d": "The checksum gives the entry's position (its index), not its value."}),
+         "d": "The checksum gives the entry's position (its index), not its value."}, kind="recall"),
     Question(
         "Why does QdrantMemory ask Qdrant for RRF with k = 61 when the kit uses k = 60?",
         {"a": "Qdrant counts positions from 0, the kit ranks from 1: 1/(61 + 0) = 1/(60 + 1)",
@@ -144,7 +179,7 @@ QUIZ = Quiz("Lesson 12", [
         "The first place earns the same 1/61 on both backends, so equal ranks give equal fused scores.",
         {"b": "k shifts every score alike; it cannot change the order of two memories with the same ranks.",
          "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
-         "d": "k changes the arithmetic, not the amount of work."}),
+         "d": "k changes the arithmetic, not the amount of work."}, kind="explain"),
     Question(
         "Two memories tie exactly on BM25 for a query. Which one gets the better keyword rank on each backend?",
         {"a": "The older one, on both backends",
@@ -156,5 +191,5 @@ QUIZ = Quiz("Lesson 12", [
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}),
+         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict"),
 ])

@@ -7,8 +7,9 @@ In the notebook the learner reads the questions, fills a dict of answers and gra
     my_answers = {1: None, 2: None, 3: None}   # replace None with "a", "b", …
     QUIZ.grade(my_answers)
 
-``grade`` prints one line per question — ✓, ○ (not answered yet) or ✗ with the
-explanation written for exactly the option chosen — and returns the number right.
+``grade`` prints one line per question — ✓, ○ (not answered yet), ✗ with the
+explanation written for exactly the option chosen, or ? for an answer that is not one
+of the options (a typo, a number) — and returns the number right.
 Like the exercise checks it never raises on a learner's input. The test suite
 checks every quiz: the key scores full marks, and every wrong option has its own
 explanation.
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+KINDS = ("predict", "explain", "choose", "recall")
 
 
 @dataclass(frozen=True)
@@ -29,8 +32,14 @@ class Question:
     answer: str
     why: str  # why the right answer is right, shown when it is chosen
     why_not: dict[str, str]
+    # What the question asks of the learner: to predict an output, explain a result the lesson showed,
+    # choose between two designs, or recall a fact. docs/exercises.md counts them per lesson.
+    kind: str = "recall"
 
     def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"question {self.prompt[:40]!r}: kind must be one of {', '.join(KINDS)}, "
+                             f"not {self.kind!r}")
         wrong = set(self.options) - {self.answer}
         if self.answer not in self.options or set(self.why_not) != wrong:
             raise ValueError(f"question {self.prompt[:40]!r}: the answer must be an option and every "
@@ -60,16 +69,17 @@ class Quiz:
         """Print a verdict per question and return how many are right."""
         right = 0
         for number, question in enumerate(self.questions, 1):
-            given = answers.get(number) if isinstance(answers, Mapping) else None
-            given = given.strip().lower() if isinstance(given, str) else None
-            if not given:
+            raw = answers.get(number) if isinstance(answers, Mapping) else None
+            given = raw.strip().lower() if isinstance(raw, str) else raw
+            letters = ", ".join(f'"{letter}"' for letter in question.options)
+            if given is None or given == "":
                 print(f"○ {number}: not answered yet.")
             elif given == question.answer:
                 right += 1
                 print(f"✓ {number}: right — {question.why}")
-            elif given in question.why_not:
+            elif isinstance(given, str) and given in question.why_not:
                 print(f"✗ {number}: not {given} — {question.why_not[given]}")
-            else:
-                print(f"✗ {number}: {given!r} is not one of the options {', '.join(question.options)}.")
+            else:  # a typo or a number: say so, rather than grade it wrong or call it unanswered
+                print(f"? {number}: {raw!r} is not a valid answer — write one of the letters {letters}.")
         print(f"{right} of {len(self.questions)} right.")
         return right

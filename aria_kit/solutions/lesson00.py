@@ -20,12 +20,6 @@ PREDICTIONS = [
     ("Which coding language does Alice like?", "mem_0001", "no shared keyword but 'language', and the meaning fits"),
     ("What did Alice buy?", "mem_0007", "nothing but 'alice' is shared; only the meaning points at the order"),
 ]
-# What running it shows (offline, the kit's defaults): the first two come back as predicted; the third does not.
-# agent.last_turn shows why: "alice" is the only word the question shares with any fact, and five facts contain
-# it, so BM25 barely separates them; WordLlama's cosine for so vague a question favours the short sentences about
-# Alice, and the search ranks the Rust fact first (cosine 0.463, BM25 0.453). The order is not in the top three, so
-# the model never sees it. "What did Alice order?" shares "order" with the fact and finds it. Lessons 02–04 take
-# both halves of that search apart.
 
 
 def predict_then_ask(agent: AutonomousAgent) -> list[tuple[str, str, str, bool]]:
@@ -33,6 +27,13 @@ def predict_then_ask(agent: AutonomousAgent) -> list[tuple[str, str, str, bool]]
 
     Where a prediction fails, ``agent.last_turn`` shows the recall and the
     search results the answer came from: the place to look for why.
+
+    What running it shows (offline, the kit's defaults; tests/test_exercises_00.py checks it): the first two
+    come back as predicted, the third quotes nothing. "alice" is the only word the question shares with any
+    fact, and five facts contain it, so BM25 barely separates them; WordLlama's cosine for so vague a question
+    favours the short sentences about Alice, and the search ranks the Rust fact first (cosine 0.462, BM25
+    0.453). The order is not in the top three, so the model never sees it. "What did Alice order?" shares
+    "order" with the fact and finds it. Lessons 02–04 take both halves of that search apart.
     """
     rows = []
     for question, expected, _why in PREDICTIONS:

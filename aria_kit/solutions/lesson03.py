@@ -6,7 +6,7 @@ Open this when you are stuck on exercise 03.1, 03.2 or the stretch task.
 costs only its own length. ``bm25_scores`` then touches only the postings of the
 query's terms. ``aria_kit.bm25.BM25Index`` is the same idea with numpy arrays.
 ``stem_tokenize`` is one answer to the stretch task, a crude suffix stripper, and
-``best_match`` puts it to work on the labelled queries.
+``best_match`` puts it to work on the lesson's memories.
 """
 
 from __future__ import annotations
@@ -93,17 +93,13 @@ def stem_tokenize(text):
 def best_match(texts, query, tokenizer=tokenize):
     """Index of the text BM25 ranks first for ``query`` with ``tokenizer`` (None when no word matches).
 
-    Putting the stemmer to work, as the stretch task asks: build the index over
-    ``EVAL_MEMORIES`` with each tokenizer and compare ``best_match`` on the labelled
-    ``EVAL_QUERIES`` (both in ``aria_kit.evaluation``). Run here, the stemmer changed
-    the first hit of 3 of the 25 queries: "When does Alice meet the infrastructure
-    team?" now finds the meeting fact (mem_0004), because "meet" and "meeting" both
-    become ``meet``; the other two moved from one wrong memory to another ("Which
-    dashboards track the database?" now finds ticket VDB-1377, whose "tracks" became
-    ``track``). One fixed, none broken on this set, and "What was the old storage
-    engine?" still ranks the storage platform group first: "stored" now matches too,
-    but so does "storage" in the other fact. The win is small, which is why the kit
-    does without stemming and lesson 04 adds the embeddings instead.
+    Putting the stemmer to work, as the stretch task asks, over the texts of ``EVAL_MEMORIES``
+    (tests/test_exercises_03.py checks these three): "When does Alice meet the infrastructure team?"
+    now finds the meeting fact (mem_0004), because "meet" and "meeting" both become ``meet``;
+    "Which dashboards track the database?" moves from one wrong memory to another (ticket VDB-1377,
+    whose "tracks" became ``track``); "What was the old storage engine?" still ranks the storage
+    platform group first, because "storage" matches there too. The kit's ``HybridMemory`` stems by
+    default with the Snowball stemmer, a choice lesson 05 puts to the test.
     """
     index = BM25Index()
     for text in texts:

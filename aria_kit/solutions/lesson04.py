@@ -22,6 +22,8 @@ def rrf(rankings: Sequence[Sequence[str]], k: int = 60) -> list[tuple[str, float
     """Fuse rankings (lists of ids, best first): each id earns 1/(k + rank) per ranking it is in, ranks from 1."""
     scores: dict[str, float] = {}
     for ranking in rankings:
+        if len(set(ranking)) != len(ranking):  # which of its two ranks would count? The caller has a bug.
+            raise ValueError(f"a ranking lists an id twice: {list(ranking)}")
         for rank, item in enumerate(ranking, start=1):
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
     # sorted() is stable: equal scores keep the order in which ids were first met (the first ranking's order).

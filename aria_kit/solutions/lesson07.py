@@ -4,12 +4,15 @@ Open this when you are stuck on exercises 07.1, 07.2 or the stretch. A persona
 is plain data; ``compile_persona`` writes each field into a fixed place and
 leaves out a section whose field is empty. The prompt only *asks* the model to
 avoid its forbidden phrases, so code that must be sure checks the answer itself,
-which is what ``violations`` does. ``fit_prompt`` drops the lowest-ranked
+which is what ``violations`` does (whole words, any spacing, any case). ``RULE`` and
+``breaks_rule`` are one answer to the design exercise 07.3: a persona rule and the
+code check that catches a reply breaking it. ``fit_prompt`` drops the lowest-ranked
 recalled memories, whole, until the prompt fits a character budget.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from aria_kit.interfaces import Hit
@@ -30,8 +33,33 @@ def compile_persona(persona: AgentPersona) -> str:
 
 
 def violations(persona: AgentPersona, text: str) -> list[str]:
-    lowered = text.lower()
-    return [phrase for phrase in persona.forbidden_phrases if phrase.lower() in lowered]
+    found = []
+    for phrase in persona.forbidden_phrases:
+        # Whole words ("just" is not in "adjust"), any run of spaces or line breaks between them, any case.
+        words = r"\s+".join(re.escape(word) for word in phrase.split())
+        if re.search(rf"(?<!\w){words}(?!\w)", text, flags=re.IGNORECASE):
+            found.append(phrase)
+    return found
+
+
+# Exercise 07.3: rule 4 of the prompt, made checkable. A reply that answers from memory must say which memory.
+RULE = "When you answer from memory, cite the id of each memory you used in brackets, like [mem_0003]."
+GOOD = ["From memory: Alice's favourite programming language is Rust. [mem_0001]", "22 * 6.5 = 143.",
+        "I found nothing in memory about that."]
+BAD = ["From memory: Alice's favourite programming language is Rust.",
+       "From memory, the deadline is March 31 (see mem_0005)."]
+
+
+def breaks_rule(reply: str) -> bool:
+    """True when ``reply`` answers from memory without a bracketed memory id.
+
+    The rule (``RULE``): "When you answer from memory, cite the id of each memory you used in brackets, like
+    [mem_0003]." It must pass "From memory: Alice's favourite programming language is Rust. [mem_0001]" and
+    "22 * 6.5 = 143." (not from memory), and catch the same fact without its id and "…(see mem_0005)", which
+    cites an id but not as the rule asks (``GOOD`` and ``BAD`` in aria_kit/solutions/lesson07.py).
+    """
+    from_memory = re.search(r"\bfrom memory\b", reply, flags=re.IGNORECASE)
+    return bool(from_memory) and not re.search(r"\[mem_\d{4,}\]", reply)
 
 
 def fit_prompt(persona: AgentPersona, hits: Sequence[Hit], max_chars: int) -> str:

@@ -70,9 +70,9 @@ def guarded_loop(llm: LLMProvider, tools: dict[str, Tool], user_message: str, ma
     return f"Round limit reached after {max_rounds} model rounds."
 
 
-def recalled_entries(prompt: str) -> list[tuple[str, str]]:
+def recalled_entries(message: str) -> list[tuple[str, str]]:
     # Each recalled memory is one line holding one JSON object; its text is a JSON string, so a newline or a
     # look-alike entry inside it is escaped and comes back from json.loads exactly as it was stored.
-    live = prompt.split("## Live context", 1)[-1]
+    live = message.split("## Live context", 1)[-1]
     entries = [json.loads(line) for line in live.splitlines() if line.startswith("{")]
     return [(entry["id"], entry["text"]) for entry in entries]

@@ -1,12 +1,13 @@
 """Worked solutions for lesson 09: a hot-swappable web tool, and seeding a memory file only once.
 
-Open this when you are stuck on exercises 09.1–09.3 or the stretch. The web tool keeps the
+Open this when you are stuck on exercises 09.1–09.4 or the stretch. The web tool keeps the
 name ``web_search``, so ``agent.register_tool`` replaces the old one; its
 knowledge extends the built-in one rather than replacing it. ``seed_once``
 checks before it stores, because a memory file outlives the notebook run that
 filled it: run the cell again and an unconditional seed would store every fact twice.
 ``MemoryForgetTool`` (09.3) deletes one memory by id and answers every refusal with text, never
-an exception. The stretch saves the conversation next to the memory file, so a new agent resumes both.
+an exception. ``move_memory`` (09.4) keeps the agent and repoints its memory and every tool bound to
+it. The stretch saves the conversation next to the memory file, so a new agent resumes both.
 """
 
 from __future__ import annotations
@@ -68,3 +69,17 @@ class MemoryForgetTool(Tool):
 
 def make_forget_tool(memory: MemoryBackend) -> MemoryForgetTool:
     return MemoryForgetTool(memory)
+
+
+def move_memory(agent: AutonomousAgent, path: Path) -> HybridMemory:
+    # The agent object stays, so its history and turns stay. Each memory tool was built with the old memory and
+    # keeps its own reference (tool.memory): repoint those too, or memory_store would go on writing to the old one.
+    moved = HybridMemory(path=path)
+    old = agent.memory
+    for record in old.list_all():
+        moved.store(record.text, dict(record.metadata))
+    agent.memory = moved
+    for tool in agent.tools.values():
+        if getattr(tool, "memory", None) is old:
+            tool.memory = moved
+    return moved

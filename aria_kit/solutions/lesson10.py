@@ -1,19 +1,20 @@
-"""Worked solutions for lesson 10: follow a fact to its current version, spot an update, search as of a date.
+"""Worked solutions for lesson 10: follow a fact to its current version, decide a replacement, search as of a day.
 
 ``follow_to_current`` walks ``superseded_by`` links until it reaches a memory
-nobody replaced. ``is_update`` is a handful of surface rules, like the offline
-stand-in's (``aria_kit/offline_updates.py``): questions are never updates, and
-the cue words of a change are "switched", "moved/changed from … to", "now",
-"no longer". The stretch answer, ``search_as_of``, asks for history too and
-keeps the versions that were current on the given day: a version is current
-from the moment its predecessor was superseded until its own ``superseded_at``.
+nobody replaced. ``replaces`` is the kit's own rule (``write_conflicts.py``):
+split each fact into a subject slot and a value slot at a single-valued
+relation ("is", "lives in", "works at"), and call it a replacement when the
+subjects match and the values differ. The stretch answer, ``search_as_of``,
+asks for history too and keeps the versions that were current on the given
+day: a version is current from the moment its predecessor was superseded until
+its own ``superseded_at``; the first version has no known start, so it is
+taken to have been current since before any day asked about.
 """
 
 from __future__ import annotations
 
-import re
-
 from aria_kit.interfaces import Hit, MemoryBackend
+from aria_kit.write_conflicts import split_fact
 
 
 def follow_to_current(memory: MemoryBackend, memory_id: str) -> str:
@@ -25,12 +26,11 @@ def follow_to_current(memory: MemoryBackend, memory_id: str) -> str:
     return record.id
 
 
-CHANGE = re.compile(r"\b(switched|no longer|any ?more|is now|are now|now (prefers|uses|likes))\b|"
-                    r"\b(moved|changed|migrated)\b.*\bfrom\b.*\bto\b", re.I)
-
-
-def is_update(message: str) -> bool:
-    return not message.rstrip().endswith("?") and CHANGE.search(message) is not None
+def replaces(old: str, new: str) -> bool:
+    old_slots, new_slots = split_fact(old), split_fact(new)
+    if old_slots is None or new_slots is None:  # no single-valued relation: the facts can both be true
+        return False
+    return old_slots[0] == new_slots[0] and old_slots[1] != new_slots[1]
 
 
 def search_as_of(memory: MemoryBackend, query: str, day: str, top_k: int = 3) -> list[Hit]:

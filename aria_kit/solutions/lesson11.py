@@ -1,10 +1,12 @@
 """Worked solutions for lesson 11: a memory rendered as safe HTML, and a small memory panel.
 
-Open this when you are stuck on exercises 11.1, 11.2 or the stretch. Every value in a memory
+Open this when you are stuck on exercises 11.1, 11.2, 11.3 or the stretch. Every value in a memory
 came from a person, a model or a web page, so each one goes through
 ``html.escape`` exactly once before it is put between tags: the browser then
 shows ``<img src=x onerror=alert(1)>`` as those characters instead of building
 an image whose error handler runs. Only the tags written here are markup.
+``render_history`` (11.3) lists a fact's versions oldest first, each superseded one
+struck through and pointing at its successor, as the chat's panel does.
 ``highlight`` (the stretch) marks query words without ever marking inside an entity.
 """
 
@@ -27,6 +29,16 @@ def render_panel(records: list[MemoryRecord], limit: int = 5) -> str:
     older = len(records) - len(shown)
     note = f"<p>… and {older} older memor{'y' if older == 1 else 'ies'}.</p>" if older else ""
     return f"<ul>{''.join(render_memory(record) for record in shown)}</ul>{note}"
+
+
+def render_history(versions: list[MemoryRecord]) -> str:
+    rows = []
+    for record in versions:
+        text = escape(record.text)
+        if record.superseded_by is not None:
+            text = f"<s>{text}</s> <small>replaced by <code>{escape(record.superseded_by)}</code></small>"
+        rows.append(f"<li><code>{escape(record.id)}</code> {text}</li>")
+    return f"<ul>{''.join(rows)}</ul>"
 
 
 def highlight(text: str, words: list[str]) -> str:

@@ -35,6 +35,18 @@ def ivf_search(index: IVFIndex, query: np.ndarray, k: int, nprobe: int) -> np.nd
     return rows[np.lexsort((rows, -scores))][:k]
 
 
+def approximate_hybrid_top3(index: IVFIndex, keyword_scores: np.ndarray, query: np.ndarray, nprobe: int) -> list[int]:
+    """Stretch 13: the hybrid top 3 (RRF, k = 60) of an IVF vector ranking and an exact keyword ranking.
+
+    Rows in unprobed lists get no vector rank; rows with a keyword score of 0 get no keyword rank.
+    """
+    from aria_kit.fusion import reciprocal_rank_fusion
+
+    vector = ivf_search(index, query, len(index.vectors), nprobe).tolist()
+    keyword = [int(row) for row in top_k(keyword_scores, len(keyword_scores)) if keyword_scores[row] > 0]
+    return [int(row) for row, _ in reciprocal_rank_fusion([vector, keyword])[:3]]
+
+
 def stretch_top3_agreement(texts: list[str], queries: list[str], n_lists: int = 32, nprobe: int = 4) -> float:
     """Stretch 13: the share of queries whose hybrid top 3 stays the same when the vector ranking comes from an
     IVF (unprobed rows get no vector rank) instead of exact search. Both use RRF with k = 60 and BM25Index."""

@@ -1,0 +1,112 @@
+"""Claims in 00_welcome, each tied to the output or the package default that makes it true."""
+
+import inspect
+import re
+
+from default_search import names_the_default_search
+from lesson_claims import Claim, Lesson
+
+from aria_kit.agent import AutonomousAgent
+from aria_kit.bm25 import tokenize
+from aria_kit.demo_data import DEMO_FACTS
+from aria_kit.exercises.lesson00 import QUIZ
+
+LESSON = Lesson("00_welcome")
+ENVIRONMENT = 'for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL")'
+FIRST_AGENT = "agent = make_agent()"
+
+
+def _recall_row() -> list[str]:
+    row = next(line for line in LESSON.output("agent.last_turn.rows()").splitlines() if " recall " in line)
+    return re.findall(r"mem_\d{4}", row)
+
+
+def _order_fact_is_the_only_keyword_match() -> bool:
+    holding = [i for i, (text, _) in enumerate(DEMO_FACTS) if {"order", "4821"} & set(tokenize(text))]
+    assert holding == [6], f"facts holding 'order' or '4821': {holding}"
+    return "[mem_0007]" in LESSON.output('agent.chat("What are the details of order 4821?")')
+
+
+def _offline() -> bool:
+    lines = LESSON.output(ENVIRONMENT).splitlines()
+    assert lines == ["OPENAI_API_KEY: not set — running offline", "OPENAI_BASE_URL: not set — running offline"], lines
+    return True
+
+
+def _one_line_names_the_model() -> bool:
+    lines = [line for line in LESSON.output(FIRST_AGENT).splitlines() if "gpt-4o-mini" in line or "model" in line]
+    assert len(lines) == 1 and lines[0].startswith("No OPENAI_API_KEY set"), lines
+    return True
+
+
+def _diagram_matches_the_kit() -> bool:
+    """The diagram (fenced, so no sentence of its own) names every tool of make_agent and the default fusion."""
+    from aria_kit.demo import make_agent
+    from aria_kit.fusion import DEFAULT_FUSION, ConvexFusion
+
+    diagram = LESSON.cell(1).source.split("```text", 1)[1].split("```", 1)[0]
+    missing = [name for name in make_agent().tools if name not in diagram]
+    assert not missing, f"the diagram's tools box lacks {missing}"
+    fused = next(line for line in diagram.splitlines() if "fused" in line)
+    expected = "convex" if isinstance(DEFAULT_FUSION, ConvexFusion) else "RRF"
+    assert expected in fused, f"the diagram says {fused.strip()!r}; the default fusion is {DEFAULT_FUSION!r}"
+    return True
+
+
+def _tools() -> bool:
+    from aria_kit.demo import make_agent
+
+    agent = make_agent()
+    assert len(agent.tools) == 5, sorted(agent.tools)
+    return True
+
+
+CLAIMS = [
+    # The default fusion, stated in the opening, the lesson table and quiz Q1's explanation (issue 20).
+    Claim("Aria's memory search is the heart of the course",
+          names_the_default_search(LESSON, "Aria's memory search is the heart of the course", stems=True)),
+    Claim("your own hybrid memory", names_the_default_search(LESSON, "your own hybrid memory")),
+    Claim("vector search finds paraphrases", names_the_default_search(LESSON, "vector search finds paraphrases")),
+    Claim("Each box is one small module", _diagram_matches_the_kit),
+    Claim("reads two environment variables", lambda: len(LESSON.output(ENVIRONMENT).splitlines()) == 2),
+    Claim("stores the seven demo facts", lambda: "Stored 7 memories" in LESSON.output(FIRST_AGENT)),
+    Claim("then print one line saying which model answers", _one_line_names_the_model),
+    Claim("five tools and a hybrid memory", _tools),
+    Claim("Everything runs offline by default", _offline),
+    Claim("every lesson runs offline by default", _offline),
+    Claim("to see all seven facts", lambda: len(DEMO_FACTS) == 7),
+    Claim("questions on this lesson", lambda: len(QUIZ.questions) == 4
+          and LESSON.output("QUIZ.grade(my_answers)").strip().endswith("0 of 4 right.")),
+    Claim("In section 3 the agent answered", _order_fact_is_the_only_keyword_match),
+    Claim("'order' and '4821' occur in that fact and in no other", _order_fact_is_the_only_keyword_match),
+    Claim("Which half of memory search is sure to rank that fact first?", _order_fact_is_the_only_keyword_match),
+    Claim("reads all seven facts", lambda: len(DEMO_FACTS) == 7),
+    Claim("so '4821' and '4812' look alike to it", lambda: _cosine("4821", "4812") > 0.99),
+    Claim("lists three memory ids", lambda: len(_recall_row()) == 3),
+    Claim("what memory_search returned, mem_0007 alone", lambda: re.findall(r"mem_\d{4}", LESSON.output(
+          'agent.chat("What are the details of order 4821?")')) == ["mem_0007"] and len(_recall_row()) == 3),
+    Claim("put the top three in the system prompt",
+          lambda: inspect.signature(AutonomousAgent).parameters["recall_k"].default == 3),
+]
+
+
+def _cosine(a: str, b: str) -> float:
+    from aria_kit.embeddings import default_embedder
+
+    vectors = default_embedder().embed([a, b])
+    return float(vectors[0] @ vectors[1])
+
+
+EXEMPT = {
+    "the lesson that builds each one": "'each one' is a pronoun, not a count",
+    "| 0": "the lesson table: the digits are lesson numbers",
+    "| 1": "the lesson table: the digits are lesson numbers",
+    "Lessons 00–09 build the agent": "lesson numbers",
+    "next to the one pinned in": "'the one pinned' is a pronoun, not a count",
+    "Then we ask one question.": "describes the next cell, which asks a single question",
+    "OpenAI's gpt-4o-mini, through a shared key.": "a model's name, in a wrong option",
+    "The model chose three memories to read.": "a wrong option; the count is claimed on option b",
+    "Those are the three memories the answer will quote.": "a wrong option; the count is claimed on option b",
+    "and a wrong one tells you why it is wrong": "'a wrong one' is a pronoun, not a count",
+    "every turn starts by recalling the top memories": "says what the step is; how many is claimed on option b",
+}

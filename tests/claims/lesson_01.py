@@ -1,0 +1,134 @@
+"""Claims in 01_interfaces, each tied to the output or the package default that makes it true."""
+
+import re
+
+from default_search import names_the_default_search
+from lesson_claims import Claim, Lesson
+
+from aria_kit.demo_data import DEMO_FACTS
+from aria_kit.exercises.lesson01 import QUIZ
+from aria_kit.interfaces import Embedder, LLMProvider, MemoryBackend, Tool
+
+LESSON = Lesson("01_interfaces")
+CONTRACTS = "for contract in (Embedder, MemoryBackend, LLMProvider, Tool)"
+TWO_MEMORIES = 'for question in ["What hardware did she buy?"'
+LETTERS = "letters = HybridMemory(embedder=LetterCountEmbedder())"
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))  # the toy's words(), as cell 8 defines it
+
+
+def _contract_rows() -> list[str]:
+    return [line.split()[0] for line in LESSON.output(CONTRACTS).splitlines()[3:] if line.strip()]
+
+
+def _four_contracts() -> bool:
+    assert sorted(set(_contract_rows())) == ["Embedder", "LLMProvider", "MemoryBackend", "Tool"], _contract_rows()
+    return True
+
+
+def _memory_has_four_methods() -> bool:
+    assert sorted(MemoryBackend.__abstractmethods__) == ["delete", "list_all", "search", "store"]
+    return _contract_rows().count("MemoryBackend") == 4
+
+
+def _tie_between_raft_and_rust() -> bool:
+    question = "What is the DB's replication protocol?"
+    rust, raft = DEMO_FACTS[0][0], DEMO_FACTS[2][0]
+    assert _words(question) & _words(raft) == {"the", "replication"}, _words(question) & _words(raft)
+    assert _words(question) & _words(rust) == {"is", "s"}, _words(question) & _words(rust)
+    row = next(line for line in LESSON.output(TWO_MEMORIES).splitlines() if "protocol?" in line and " toy " in line)
+    return "mem_0001" in row  # the older of the two tied memories wins
+
+
+def _letter_cosines() -> tuple[float, float, float, float]:
+    rows = [line.split() for line in LESSON.output(LETTERS).splitlines() if line.startswith("mem_")]
+    return float(rows[0][-2]), float(rows[1][-2]), float(rows[0][-1]), float(rows[1][-1])
+
+
+def _cosines_almost_equal() -> bool:
+    first, second, _, _ = _letter_cosines()
+    assert abs(first - second) < 0.01, (first, second)
+    return True
+
+
+def _keyword_half_decides() -> bool:
+    first, second, bm25_first, bm25_second = _letter_cosines()
+    assert "mem_0003" in LESSON.output(LETTERS).splitlines()[3] and bm25_first > 0 == bm25_second
+    return abs(first - second) < 0.01
+
+
+def _four_tools() -> bool:
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.tools import default_tools
+
+    return len(default_tools(HybridMemory())) == 4
+
+
+def _spec_example() -> bool:
+    from aria_kit.solutions.lesson01 import MyMemory
+
+    memory = MyMemory()
+    memory.store("Alice likes Rust.")
+    memory.store("Bob likes Go.")
+    return [hit.id for hit in memory.search("Who likes Rust?")] == ["mem_0001", "mem_0002"]
+
+
+CLAIMS = [
+    Claim("gives `mem_0001` (two shared words)", _spec_example),
+    # What the kit's memories put in a hit's score: the default fusion (issue 20).
+    Claim("The kit's own memories put a", names_the_default_search(LESSON, "The kit's own memories put a")),
+    Claim("- read the four contracts", _four_contracts),
+    Claim("holds four of them", _four_contracts),
+    Claim("The agent depends on four small contracts", _four_contracts),
+    Claim("A memory backend is four methods", _memory_has_four_methods),
+    Claim("the cell below only names the four methods", _memory_has_four_methods),
+    Claim("the loop depends on four methods", _memory_has_four_methods),
+    Claim("calls only the four contract methods", _memory_has_four_methods),
+    Claim("simply reports 0, and the two ranks are optional",
+          lambda: LESSON.output("dataclasses.fields(Hit)").count("optional") == 4
+          and "vector_rank    int | None  optional" in LESSON.output("dataclasses.fields(Hit)")),
+    Claim("it reports what Reciprocal Rank Fusion", lambda: "0.0164" in LESSON.output("toy.search(question)")),
+    Claim("here 1/61 = 0.0164 for the first", lambda: round(1 / 61, 4) == 0.0164
+          and "0.0164" in LESSON.output("toy.search(question)")),
+    Claim("the four standard tools", _four_tools),
+    Claim("Store the seven demo facts in both memories and ask two questions",
+          lambda: len(DEMO_FACTS) == 7 and LESSON.output(TWO_MEMORIES).count("?") == 4),
+    Claim("seed_memory stored all seven facts", lambda: len(DEMO_FACTS) == 7),
+    Claim("The second shares two words with the Raft fact", _tie_between_raft_and_rust),
+    Claim("the two cosines are almost equal", _cosines_almost_equal),
+    Claim("The right fact comes first thanks to the keyword", _keyword_half_decides),
+    Claim("questions on this lesson", lambda: len(QUIZ.questions) == 4
+          and LESSON.output("QUIZ.grade(my_answers)").strip().endswith("0 of 4 right.")),
+    Claim("A fresh id such as mem_0004", lambda: "Stored as mem_0003" in LESSON.output(
+          'agent = AutonomousAgent(ARIA, OfflineProvider(), toy, default_tools(toy))')),
+]
+
+EXEMPT = {
+    "say what each one promises": "'each one' is a pronoun, not a count",
+    "changing one line": "the lesson shows it: cell 17 changes only the line that creates the memory",
+    "Swapping a part is a one-line change.": "the lesson shows it: cell 17 changes only the line that creates the memory",
+    "swapping is a one-line change": "the lesson shows it: cell 17 changes only the line that creates the memory",
+    "and any number of tools": "'any number' is not a count",
+    "every new one would mean editing the loop": "'every new one' is a pronoun",
+    "forgets one of the abstract methods": "'one of' names no count; cell 6 shows the refusal",
+    "lessons 02 to 04 are about doing much better": "lesson numbers",
+    "Two details matter more than they look.": "announces the two paragraphs that follow",
+    "How it does that is the subject of the next three lessons.": "lessons 02, 03 and 04, named in the table of lesson 00",
+    "The same holds for the model": "names lessons; no count",
+    "The agent will rely on every one of them": "'every one of them' is a pronoun",
+    "share at least one word with the query": "the exercise's specification, checked by check_memory_backend",
+    "give the hit at rank $r$ the score 1/(60 + $r$)": "the exercise's specification, checked by check_memory_backend",
+    "from section 2 may help": "a section number",
+    "the same two messages as in section 3": "refers to cell 11's two messages, sent again by cell 26",
+    "refuses a `capacity` below 1": "the stretch task's specification, checked by check_bounded_memory",
+    "and a wrong one tells you why it is wrong": "'a wrong one' is a pronoun, not a count",
+    "with one, the instance is never created": "'with one' is a pronoun (an ABC)",
+    "while one is left, the class cannot be instantiated": "'while one is left' is a pronoun (an abstract method)",
+    "A memory deletes mem_0003, then stores a new fact.": "an id in the question, not a count",
+    "an answer that quoted [mem_0003]": "an id, not a count",
+    "mem_0003, so the ids stay contiguous.": "an id in a wrong option",
+    "mem_0003, as long as no answer has quoted it yet.": "an id in a wrong option",
+    "then an old answer quoting mem_0003": "an id, not a count",
+}

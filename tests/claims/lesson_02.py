@@ -1,0 +1,168 @@
+"""Claims in 02_embeddings, each tied to the output that makes it true or computed with aria_kit."""
+
+import json
+import re
+from functools import cache
+
+import numpy as np
+from lesson_claims import ROOT, Claim, Lesson
+
+from aria_kit.demo_data import DEMO_FACTS
+from aria_kit.evaluation import EVAL_MEMORIES
+from aria_kit.solutions.lesson02 import cosine as _cosine_of
+from aria_kit.exercises.lesson02 import QUIZ
+
+LESSON = Lesson("02_embeddings")
+QUERIES = ["Which coding language does she like?", "memory purchase", "When is the release due?",
+           "Who replicates the data, and how?"]  # the heatmap's, cell 23
+
+
+@cache
+def _embedder():
+    from aria_kit.embeddings import default_embedder
+
+    return default_embedder()
+
+
+def _cos(a: str, b: str) -> float:
+    vectors = _embedder().embed([a, b])
+    return float(vectors[0] @ vectors[1])
+
+
+def _heatmap_cell() -> str:
+    return next(c.source for c in LESSON.notebook.cells if c.cell_type == "code" and "plot_similarity(" in c.source)
+
+
+def _heatmap() -> np.ndarray:
+    assert all(f'"{q}"' in _heatmap_cell() for q in QUERIES), "the heatmap's queries changed"
+    facts = _embedder().embed([text for text, _ in DEMO_FACTS])
+    return _embedder().embed(QUERIES) @ facts.T
+
+
+def _each_query_finds_its_fact() -> bool:
+    best = [f"mem_{i + 1:04d}" for i in _heatmap().argmax(axis=1)]
+    assert best == ["mem_0001", "mem_0007", "mem_0005", "mem_0003"], best
+    return True
+
+
+def _margins() -> bool:
+    scores = _heatmap()
+    pairs = [tuple(round(float(x), 2) for x in sorted(row, reverse=True)[:2]) for row in scores]
+    assert pairs[2:] == [(0.21, 0.18), (0.18, 0.13)], pairs
+    assert all(a - b > 0.1 for a, b in pairs[:2]), pairs  # clear for the first two
+    return True
+
+
+def _ingest_rate() -> bool:
+    runs = [r for r in json.loads((ROOT / "benchmarks" / "scale.json").read_text()) if r["engine"] == "hybrid"]
+    rates = [r["size"] / r["ingest_s"] for r in runs]
+    assert runs and all(17_000 <= rate <= 23_000 for rate in rates), [round(rate) for rate in rates]
+    return True
+
+
+def _one_memory_each() -> bool:
+    memories = _embedder().embed([text for text, _ in EVAL_MEMORIES])
+    for name in ("lindqvist", "jepsen"):
+        holding = [i for i, (text, _) in enumerate(EVAL_MEMORIES) if name in text.lower()]
+        assert len(holding) == 1, (name, holding)
+        best = int(np.argmax(memories @ _embedder().embed([name.capitalize()])[0]))
+        assert best == holding[0], f"vector search for {name!r} ranks memory {best} first, not {holding[0]}"
+    return True
+
+
+def _unit_table() -> list[str]:
+    return [line for line in LESSON.output("raw = np.array([[3.0, 4.0]").splitlines() if line.startswith("[")]
+
+
+def _spec_examples() -> bool:
+    from aria_kit.solutions.lesson02 import to_unit_length
+
+    assert np.allclose(to_unit_length(np.array([[3.0, 4.0]])), [[0.6, 0.8]])
+    assert np.allclose(to_unit_length(np.array([[0.5, 0], [-2, 2]])), [[1, 0], [-0.7071, 0.7071]], atol=1e-4)
+    examples = [([3, 4], [6, 8], 1.0), ([1, 0], [0, 2], 0.0), ([3, 4], [4, 3], 0.96)]
+    assert all(abs(_cosine_of(np.array(a, float), np.array(b, float)) - want) < 1e-12 for a, b, want in examples)
+    return True
+
+
+CLAIMS = [
+    Claim("`[[3, 4]]` becomes `[[0.6, 0.8]]`", _spec_examples),
+    Claim("`cosine([3, 4], [6, 8])` is `1.0`", _spec_examples),
+    Claim("a learned vector of 256 numbers", lambda: "(3, 256)" in LESSON.output("vectors = embedder.embed(texts)")),
+    Claim("stores about 20,000 short memories a second", _ingest_rate),
+    Claim("on three small vectors", lambda: len(_unit_table()) == 3),
+    Claim("has length 5 and becomes", lambda: re.match(r"\[3\.0, 4\.0\]\s+5\.0000\s+\[0\.6, 0\.8\]", _unit_table()[0])),
+    Claim("Every `Embedder` in the kit returns rows of length 1",
+          lambda: "[1. 1. 1.]" in LESSON.output("np.linalg.norm(vectors, axis=1)")),
+    Claim("each query scores highest on the fact that answers it", _each_query_finds_its_fact),
+    Claim("But the margins differ", _margins),
+    Claim("the seven demo facts plus 24 more", lambda: len(EVAL_MEMORIES) == 31 and EVAL_MEMORIES[:7] == DEMO_FACTS),
+    Claim("Seven facts make an easy test.", lambda: len(DEMO_FACTS) == 7),
+    Claim("Here is the same search over the seven demo facts",
+          lambda: len(DEMO_FACTS) == 7 and LESSON.output("def vector_search").count("mem_0") == 3),
+    Claim("shows every cosine between a few queries and the seven facts", lambda: _heatmap().shape == (4, 7)),
+    Claim("fare better here than you might expect", _one_memory_each),
+    Claim("WordLlama gives \"Alice loves Rust\" and \"Rust loves Alice\" the same vector",
+          lambda: LESSON.output("probe_vectors = embedder.embed(probe)").count("1.0000") == 4),
+    Claim("WordLlama gives '4812' and '4821' the same vector", lambda: _cos("4812", "4821") > 1 - 1e-6),
+    Claim("give bit-identical vectors and so exactly equal cosines",
+          lambda: np.array_equal(*_embedder().embed(["4812", "4821"]))),
+    Claim("every text already gets 256 numbers", lambda: _embedder().dim == 256),
+    Claim("Predict: what is cosine([3, 4], [-6, -8])?",
+          lambda: abs(_cosine_of([3.0, 4], [-6.0, -8]) + 1) < 1e-12),
+    Claim("is −2 × [3, 4]", lambda: np.array_equal(np.array([-6, -8]), -2 * np.array([3, 4]))),
+    Claim("−1.0: they point in opposite directions.",
+          lambda: abs(_cosine_of([3.0, 4], [-6.0, -8]) + 1) < 1e-12),
+    Claim("−50.0: the dot product", lambda: 3 * -6 + 4 * -8 == -50),
+    Claim("divides it by both lengths (5 × 10)",
+          lambda: (np.linalg.norm([3, 4]), np.linalg.norm([-6, -8])) == (5.0, 10.0)),
+    Claim("questions on this lesson", lambda: len(QUIZ.questions) == 4
+          and LESSON.output("QUIZ.grade(my_answers)").strip().endswith("0 of 4 right.")),
+]
+
+EXEMPT = {
+    "- write top-k vector search with a rule for ties": "names the exercise; 'top-k' is a name",
+    "A vector has a **direction** and a **length**": "a definition (the formula)",
+    "So the kit scales every vector to length 1": "a definition of unit length; cell 9 shows the lengths",
+    "in which every **row** points the way it did and has length 1": "the exercise's specification, checked by check_unit_length",
+    "from a single row up to many random rows": "describes the check (aria_kit/exercises/lesson02.py)",
+    "instead of dividing by 0": "names the division the kit avoids; cell 7 shows the zero row",
+    "which is 1 for the same direction": "the definition of the cosine",
+    "How alike are two directions?": "'two directions' is the question's subject, not a count",
+    "the dot product $a \\cdot b": "a definition",
+    "how alike the directions of two 1-d arrays are": "'1-d' names a shape",
+    "for opposite directions, values in between otherwise": "the exercise's specification, checked by check_cosine",
+    "So its cosine of two vectors is the dot product": "defines the kit's cosine; cell 16 checks it equals the formula",
+    "When both vectors have length 1, the denominator": "a definition, shown equal in cell 16",
+    "comparing a query with every memory then takes one matrix–vector product": "describes cell 21's code: one `@`",
+    "Vector search is three steps": "describes the recipe of cell 21",
+    "It returns a list of the indices of the `k` rows": "the exercise's specification, checked by check_top_k",
+    "The rows need **not** have length 1.": "the exercise's specification",
+    "When two rows have exactly the same cosine": "the exercise's specification, checked by check_top_k",
+    "`check_top_k` compares with a stable sort": "describes the check (aria_kit/exercises/lesson02.py)",
+    "the line above the table shows its three best rows": "describes cell 21, which asks for top 3",
+    "Each row is one query.": "describes how the heatmap is drawn",
+    "put the first line in place of": "an instruction naming a line and a section",
+    "scale every row to length 1, and leave a zero row at zero": "recap of the definition shown in cells 7–9",
+    "search is one matrix–vector product and a stable sort": "recap of cell 21's code",
+    "which matches exact words and weighs them by how rare they are": "announces lesson 03, which measures it",
+    "\"memory purchase\" must still find the DDR5 order": "the stretch's specification; DDR5 is a name",
+    "There are many ways (features that depend on order": "'choose one' is an instruction",
+    "One answer, with the reasoning, is in": "'one answer' names the worked solution",
+    "and a wrong one tells you why it is wrong": "'a wrong one' is a pronoun, not a count",
+    "Why does the kit scale every embedding to length 1": "a question about the definition",
+    "with unit rows searching is one matrix–vector product": "recap of cell 21's code",
+    "So that the cosine of two different texts can never be negative.": "a wrong option; its explanation says why",
+    "a unit vector has just as many float32 numbers as any other": "true by construction: scaling keeps the shape",
+    "two opposite directions still have cosine −1": "the definition of the cosine",
+    "1.0: the two vectors lie on the same line": "a wrong option; the claim on the prompt computes the answer",
+    "0.0: they share no positive component.": "a wrong option; the claim on the prompt computes the answer",
+    "0 means at right angles": "the definition of the cosine",
+    "'4812' and '9999' are just tokens": "an example of two tokens",
+    "normalising cannot make two directions equal": "a property of scaling",
+    "Two memories get exactly the same cosine for a query.": "the question's premise",
+    "What should top-k search do?": "'top-k' is a name",
+    "two floating-point cosines are never exactly equal": "a wrong option; its explanation is claimed",
+    "Pick one at random to be fair.": "a wrong option",
+    "numpy's default sort is not stable": "numpy's documentation: only kind='stable' promises it",
+    "then the same question could get different answers on two runs": "the consequence of a random choice",
+}

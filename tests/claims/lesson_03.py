@@ -1,0 +1,198 @@
+"""Claims in 03_bm25, each tied to the output that makes it true or computed with aria_kit."""
+
+import inspect
+import math
+
+from lesson_claims import Claim, Lesson
+from rank_bm25 import BM25Okapi
+
+from aria_kit.bm25 import BM25Index, tokenize
+from aria_kit.demo_data import DEMO_FACTS
+from aria_kit.evaluation import EVAL_MEMORIES
+from aria_kit.exercises import lesson03
+from aria_kit.exercises.lesson03 import QUIZ
+from aria_kit.hybrid_memory import HybridMemory
+
+LESSON = Lesson("03_bm25")
+DOCS = [tokenize(text) for text, _ in DEMO_FACTS]
+QUERY = tokenize("What consensus algorithm does VelocityDB use?")
+
+
+def rows(fragment: str) -> dict[str, list[str]]:
+    """A printed table's rows by their first cell (two header lines and a rule skipped)."""
+    lines = LESSON.output(fragment).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("---")) + 1
+    return {line.split()[0]: line.split()[1:] for line in lines[start:] if line.strip()}
+
+
+def n(term: str) -> int:
+    return sum(term in doc for doc in DOCS)
+
+
+IDF_QUERY = "for term in query]"  # cell 6's table: n and idf of each query term
+IDF_31 = "rows = [(term, *idf_in(term, demo_texts)"
+BY_HAND = "by_hand = bm25_by_hand(query)"
+OKAPI_IDF = 'for term in ["consensus", "on", "velocitydb", "alice"]'
+FOUR_DOCS = 'compare(["Alice likes Rust", "Alice likes Go", "Alice likes Python", "Bob likes Go"], "Alice")'
+TWO_DOCS = 'compare(["Alice likes Rust", "Bob likes Go"], "Rust")'
+
+
+def _by_hand_order() -> list[str]:
+    return list(rows(BY_HAND))
+
+
+def _raft_wins() -> bool:
+    table = rows(BY_HAND)
+    order = _by_hand_order()
+    assert order[0] == "mem_0003" and float(table["mem_0003"][1]) > 4 * float(table[order[1]][1]), table
+    return True
+
+
+def _two_velocitydb_facts_then_zeros() -> bool:
+    table = rows(BY_HAND)
+    assert [float(table[i][1]) > 0 for i in _by_hand_order()] == [True] * 3 + [False] * 4, table
+    assert all("velocitydb" in DOCS[int(i[4:]) - 1] for i in _by_hand_order()[1:3])
+    return True
+
+
+def _the_against_velocitydb_on_31() -> bool:
+    table = rows(IDF_31)
+    assert table["the"][2:] == ["13", "0.8630"] and table["velocitydb"][2:] == ["14", "0.7916"], table
+    return True
+
+
+def _okapi_alice_above_velocitydb() -> bool:
+    table = rows(OKAPI_IDF)
+    assert table["alice"][0] == "5" and table["velocitydb"][0] == "3", table
+    assert float(table["alice"][2]) > float(table["velocitydb"][2]), table
+    assert math.log((7 - 5 + 0.5) / (5 + 0.5)) < 0  # its raw idf was negative, so the floor took over
+    return True
+
+
+def _after_removal() -> bool:
+    index = BM25Index()
+    for doc in DOCS:
+        index.add(doc)
+    index.remove(2)
+    assert len(index) == 6 and abs(index.idf("consensus") - math.log(1 + 6.5 / 0.5)) < 1e-12  # n = 0 of N = 6
+    return "mem_0003     0.0000" in LESSON.output("kit.remove(2)")
+
+
+def _floor_negative() -> bool:
+    table = [line.split() for line in LESSON.output(FOUR_DOCS).splitlines() if "likes" in line]
+    assert [row[-2] for row in table] == ["-0.0209"] * 3 + ["0.0000"], table
+    okapi = BM25Okapi([tokenize(t) for t in ["Alice likes Rust", "Alice likes Go", "Alice likes Python", "Bob likes Go"]])
+    assert okapi.average_idf < 0 and okapi.idf["likes"] < 0, okapi.idf
+    return True
+
+
+CLAIMS = [
+    Claim("vector search ranked the wrong order first for \"order 4812\"",
+          lambda: "order 4812  mem_0014         2  mem_0007" in Lesson("02_embeddings").output('("order 4812", "mem_0014")')),
+    Claim("`4821` is one token", lambda: tokenize("Order #4821") == ["order", "4821"]),
+    Claim("a choice lesson 05 puts to the test",
+          lambda: inspect.signature(HybridMemory).parameters["stemming"].default is True),
+    Claim("`aria_kit` uses $k_1 = 1.5$", lambda: BM25Index().k1 == 1.5 and "k1 = 1.5 (limit 2.5)" in LESSON.output("k1 = 1.5")),
+    Claim("`aria_kit` uses $b = 0.75$", lambda: BM25Index().b == 0.75),
+    Claim("Here are the seven demo facts as tokens", lambda: len(DOCS) == 7 and "N = 7 facts" in LESSON.output(IDF_QUERY)),
+    Claim("\"consensus\" and \"algorithm\" are in one fact each and weigh most",
+          lambda: rows(IDF_QUERY)["consensus"] == rows(IDF_QUERY)["algorithm"] == ["1", "1.6740"]
+          and all(float(v[1]) <= 1.6740 for k, v in rows(IDF_QUERY).items() if v[0] != "0")),
+    Claim("\"velocitydb\" is in three and weighs less", lambda: rows(IDF_QUERY)["velocitydb"] == ["3", "0.8267"]),
+    Claim("are in no fact (\"use\" is not \"uses\")",
+          lambda: all(rows(IDF_QUERY)[t][0] == "0" for t in ("what", "does", "use"))),
+    Claim("\"the\" and \"is\" are each in three facts", lambda: rows(IDF_31)["the"][:2] == rows(IDF_31)["is"][:2]
+          == rows(IDF_31)["velocitydb"][:2] == ["3", "0.8267"]),
+    Claim("with the 31 memories of", lambda: len(EVAL_MEMORIES) == 31 and EVAL_MEMORIES[:7] == DEMO_FACTS),
+    Claim("a made-up collection of 1,000 documents", lambda: "990 of 1,000" in LESSON.output("'the' in 990")),
+    Claim("even on 31 memories \"the\" (in 13)", _the_against_velocitydb_on_31),
+    Claim("does its idf fall close to 0", lambda: "idf = 0.0105" in LESSON.output("'the' in 990")),
+    Claim("The Raft fact wins by far", _raft_wins),
+    Claim("The other two VelocityDB facts score a little", _two_velocitydb_facts_then_zeros),
+    Claim("The check replays the seven demo facts, two removals and three more documents",
+          lambda: [a for a, _ in lesson03._steps()] == ["add"] * 7 + ["remove"] * 2 + ["add"] * 3),
+    Claim("then both forget the Raft fact (slot 2)", lambda: DEMO_FACTS[2][0].startswith("VelocityDB uses the Raft")),
+    Claim("$N$ drops to 6", _after_removal),
+    Claim("uses the same $k_1$ and $b$ by default",
+          lambda: (BM25Okapi(DOCS).k1, BM25Okapi(DOCS).b) == (BM25Index().k1, BM25Index().b)),
+    Claim("$\\varepsilon = 0.25$", lambda: BM25Okapi(DOCS).epsilon == 0.25),
+    Claim("It is positive when most words of the corpus are rare", lambda: BM25Okapi(DOCS).average_idf > 0),
+    Claim("On the demo facts the two rankings agree for this query",
+          lambda: [line.split()[0] for line in LESSON.output("okapi = BM25Okapi(docs)").splitlines()[3:]] ==
+          sorted(["mem_0002", "mem_0003", "mem_0005"])),
+    Claim("\"alice\" is in five of the seven facts", lambda: n("alice") == 5 and n("velocitydb") == 3),
+    Claim("Under `rank_bm25`, \"alice\" (five facts)", _okapi_alice_above_velocitydb),
+    Claim("for a corpus of 7 documents", lambda: "plot_idf(7)" in LESSON.cell(31).source),
+    Claim("crosses zero at n = N/2", lambda: abs(math.log((7 - 3.5 + 0.5) / (3.5 + 0.5))) < 1e-12),
+    Claim("Two documents, and a query word in exactly one of them",
+          lambda: [line.split()[-2] for line in LESSON.output(TWO_DOCS).splitlines()[3:]] == ["0.0000", "0.0000"]),
+    Claim("`rank_bm25` scores both documents 0", lambda: math.log(1.5 / 1.5) == 0
+          and [line.split()[-2] for line in LESSON.output(TWO_DOCS).splitlines()[3:]] == ["0.0000", "0.0000"]),
+    Claim("so that \"alice\" is in three of four", lambda: LESSON.output(FOUR_DOCS).count("Alice likes") == 3),
+    Claim("\"likes\" is in all four and \"alice\" in three", _floor_negative),
+    Claim("In these four documents most words are common", _floor_negative),
+    Claim("here −0.0209 for a document of average length", _floor_negative),
+    Claim("and a search would rank \"Bob likes Go\" first", _floor_negative),
+    Claim("'the' and 'velocitydb' have the same idf, 0.827", lambda: rows(IDF_31)["the"][1] == "0.8267"
+          == rows(IDF_31)["velocitydb"][1]),
+    Claim("Each occurs in three of the seven facts", lambda: n("the") == n("velocitydb") == 3),
+    Claim("scored 'Alice likes Rust' −0.0209", _floor_negative),
+    Claim("Its Okapi idf of 'alice' (3 of 4 documents)", _floor_negative),
+    Claim("all four documents have three tokens",
+          lambda: {len(tokenize(t)) for t in ["Alice likes Rust", "Alice likes Go", "Alice likes Python", "Bob likes Go"]} == {3}),
+    Claim("the three documents with 'alice' score −0.0209", _floor_negative),
+    Claim("questions on this lesson", lambda: len(QUIZ.questions) == 4
+          and LESSON.output("QUIZ.grade(my_answers)").strip().endswith("0 of 4 right.")),
+]
+
+EXEMPT = {
+    "with the numbers of the demo facts": "an objective; the numbers are claimed where they are stated",
+    "score BM25 from it alone": "'it alone' names the index; no count",
+    "(\"best match 25\")": "the name BM25",
+    "Four ideas are packed into it": "announces the four sections that follow (tokenisation, tf, idf, length)",
+    "(a word that occurs more often counts more": "definitions of the formula's parts, shown in sections 2–4",
+    "Two consequences to keep in mind.": "announces the two sentences that follow",
+    "There is no list of stop words either": "cell 2 shows 'the' and 'is' as tokens",
+    "Section 3 answers": "a section number",
+    "mentions a query word twice": "the idea of saturation, shown by cell 4's table",
+    "BM25 makes each extra occurrence count less": "a property of the formula, shown by cell 4's table",
+    "tells us nothing; a word found in one document": "the idea of idf, shown by cell 6's table",
+    "That is one reason search engines": "a general remark; 'one reason' is no count",
+    "where it is one word among many": "the idea of length normalisation, shown by cell 11's table",
+    "0 ignores length, 1 scales fully": "the definition of b",
+    "grows one fact at a time": "describes how an agent's memory changes (lesson 08's memory_store)",
+    "Documents live in numbered **slots** (0, 1, 2, …).": "a definition",
+    "Three rules keep the index honest:": "announces the three bullets that follow",
+    "stores one document's tokens and returns its slot": "the exercise's specification",
+    "Keep the three attributes up to date:": "names the three attributes that follow",
+    "a list with one BM25 score per slot ever handed out": "the exercise's specification, checked by check_bm25_scores",
+    "A term that appears twice in the query counts twice.": "the exercise's specification, checked by check_bm25_scores",
+    "so it does not depend on Exercise 03.1": "describes the check (aria_kit/exercises/lesson03.py)",
+    "a query's scores come out as one vector": "describes BM25Index.scores' return value",
+    "First, it agrees with the hand computation of section 5": "a section number; cell 21 prints the agreement",
+    "without the \"1 +\"": "names a term of the formula",
+    "That is 0 for a word in exactly half the documents": "a property of the formula; cell 34 shows it",
+    "needs its floor": "the chart of cell 31 draws the curve",
+    "rank_bm25`'s Okapi idf is 0 or negative for common words": "recap of cells 33–35",
+    "short documents more than long ones": "recap of the definitions in sections 2–4",
+    "vector search and BM25 are good at different things": "announces lesson 04, which shows it",
+    "reduce word families to one token": "the stretch task's specification, checked by check_stemmer",
+    "index the 31 memories of": "the stretch task's instruction; 31 is claimed in cell 7",
+    "is one, and says what a real stemmer": "'is one' names the worked answer",
+    "and a wrong one tells you why it is wrong": "'a wrong one' is a pronoun, not a count",
+    "on a large corpus 'the' is in nearly every document": "cell 9 shows it for 990 of 1,000",
+    "BM25 has no list of stop words here": "cell 2 shows 'the' and 'is' as tokens",
+    "same n, same N, same formula": "'same' compares; the numbers are claimed on the prompt",
+    "Why does BM25 saturate term frequency with k1": "names the parameter",
+    "one term's part can never exceed idf·(k1 + 1)": "a property of the formula (limit in cell 4's title)",
+    "repeats a word ten times is more about it": "the idea of saturation, in an option",
+    "Because tf is always 1 in short documents.": "a wrong option; its explanation says why",
+    "a word repeated in the query is added once per repetition": "the exercise's specification, checked by check_bm25_scores",
+    "that is the job of b": "names the parameter",
+    "so its document frequency is 0": "the exercise's specification, checked by check_inverted_index",
+    "Its tf is set to 0 in the removed slot.": "a wrong option; its explanation says why",
+    "df would still be 0": "a property of a df that counts documents",
+    "a 0 left in the postings": "a wrong answer's consequence, tested in tests/test_exercises_03.py",
+    "rank_bm25 has a bug in its tf formula.": "a wrong option",
+    "rank_bm25 did not lowercase the query": "a wrong option; its explanation says why",
+}

@@ -1,0 +1,255 @@
+"""Claims in 09_capstone, each tied to the output that makes it true (or computed with aria_kit)."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from lesson_claims import Claim, Lesson
+
+from aria_kit.demo import CONVERSATION, DEMO_FACTS, HOT_SWAP_QUESTION, SHOWDOWN_QUERIES, StorageWebSearch, make_agent, seed_memory
+from aria_kit.exercises import lesson09
+from aria_kit.fusion import ConvexFusion
+from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.scripted import ScriptedProvider, say
+
+LESSON = Lesson("09_capstone")
+LESSON_05 = Lesson("05_measuring_memory")
+
+
+def out(fragment: str) -> str:
+    return LESSON.output(fragment)
+
+
+def showdown() -> list[list[str]]:
+    lines = out('title="Search showdown: top 2 per query"').splitlines()[3:]
+    rows = []
+    for line in lines:
+        query = next(q for q in SHOWDOWN_QUERIES if line.startswith(q))
+        rows.append([query] + line[len(query):].split(None, 6))
+    return rows  # query, hit, cosine, vector rank, BM25, keyword rank, fused, text
+
+
+def row(query: str, rank: int) -> list[str]:
+    return [r for r in showdown() if r[0] == query][rank - 1]
+
+
+def held_out_05() -> bool:
+    text = LESSON_05.outputs_of_all()
+    chitchat = re.search(r"chitchat\s+kit default vs seed \(RRF 60\)\s+\d+\s+\d+\s+\d+\s+(\S+)\s+(\S+)\s+(\S+)", text)
+    fanoutqa = re.search(r"fanoutqa\s+kit default vs seed \(RRF 60\)\s+\d+\s+\d+\s+\d+\s+(\S+)\s+(\S+)\s+(\S+)", text)
+    assert chitchat and chitchat.groups() == ("0.010", "-0.031", "0.055"), chitchat and chitchat.groups()
+    assert fanoutqa and fanoutqa.groups() == ("0.094", "0.064", "0.125"), fanoutqa and fanoutqa.groups()
+    return True
+
+
+def default_is_the_convex_mix_not_top_on_dev() -> bool:
+    fusion = HybridMemory().fusion
+    assert isinstance(fusion, ConvexFusion) and fusion.weight == 0.5, f"the default fusion is {fusion!r}"
+    text = LESSON_05.outputs_of_all()
+    assert "kit default: convex(w=0.5) −stop +stem" in text
+    dev = text[text.index("dev: the five best settings"):].splitlines()[3:13]
+    for data_set in ("chitchat", "fanoutqa"):
+        top = next(line for line in dev if line.startswith(data_set)).split()
+        assert not (top[1] == "dropped" and top[3] == "convex(w=0.5)"), f"{data_set}'s top dev setting is the default"
+    return True
+
+
+def convex_rescaling() -> bool:
+    cosine, bm25 = np.array([0.4042, 0.0576, -0.2]), np.array([2.9057, 0.0, 1.0])
+    expected = 0.5 * (cosine + 1) / (cosine.max() + 1) + 0.5 * bm25 / bm25.max()
+    assert np.allclose(ConvexFusion(0.5).fuse(cosine, bm25), expected) and ConvexFusion(0.5).fuse(cosine, bm25)[0] == 1.0
+    return True
+
+
+def order_4821() -> bool:
+    winner, runner_up = row("order 4821", 1), row("order 4821", 2)
+    assert winner[1] == "mem_0007" and winner[3] == "1" and winner[5] == "1" and winner[6] == "1.0000"
+    assert (winner[2], winner[4]) == ("0.4042", "2.9057")
+    assert runner_up[4] == "0.0000" and runner_up[5] == "—" and runner_up[6] == "0.3766"
+    assert round(0.5 * (float(runner_up[2]) + 1) / (float(winner[2]) + 1), 3) == 0.377 < 0.5
+    return True
+
+
+def winners_win_both() -> bool:
+    for query in SHOWDOWN_QUERIES:
+        first = row(query, 1)
+        assert first[3] == "1" and first[5] == "1" and first[6] == "1.0000", first
+    assert float(row("order 4821", 1)[4]) > 2.5 and all(float(r[2]) < 1 for r in showdown())
+    return True
+
+
+def stems() -> bool:
+    prefers = row("Alice's language preference", 2)
+    assert prefers[1] == "mem_0006" and float(prefers[4]) > 0
+    return True
+
+
+def project_is_fourth() -> bool:
+    memory = HybridMemory()
+    seed_memory(memory)
+    ids = [hit.id for hit in memory.search("What is Alice's project", top_k=5)]
+    assert ids[0] == "mem_0005" and ids.index("mem_0002") == 3, ids
+    return True
+
+
+def turn_one() -> bool:
+    text = out("answer = agent.chat(CONVERSATION[0])")
+    assert "round 1: calls memory_search, memory_search, memory_search" in text
+    assert "1  recall  mem_0005, mem_0003, mem_0001" in text
+    answer = text.split("Answer:\n", 1)[1]
+    assert re.findall(r"mem_\d{4}", answer) == ["mem_0002", "mem_0005", "mem_0003"], answer
+    return True
+
+
+def turn(number: int, *fragments: str) -> bool:
+    text = out(f"answer = agent.chat(CONVERSATION[{number - 1}])")
+    for fragment in fragments:
+        assert fragment in text, f"turn {number}'s output lacks {fragment!r}"
+    return True
+
+
+def storage_engine_ranks() -> bool:
+    memory = HybridMemory()
+    seed_memory(memory)
+    memory.store("Alice switched VelocityDB's storage engine from LSM-tree to B-tree.", {"category": "decision"})
+    best = memory.search("What storage engine decision did Alice make?", top_k=1)[0]
+    assert best.id == "mem_0008" and best.vector_rank == 1 and best.keyword_rank == 1
+    text = out("before = [(hit.id, hit.score, hit.cosine, hit.bm25)")
+    assert re.search(r"mem_0008\s+1\.0000\s+0\.4450", text) and re.search(r"mem_0002\s+\S+\s+0\.4439", text)
+    return True
+
+
+def hot_swap() -> bool:
+    text = out("agent.register_tool(StorageWebSearch())")
+    assert "[B-tree] A B-tree keeps keys sorted" in text and "[mem_0008]" in text
+    answer = text.split("Answer:\n", 1)[1]
+    assert answer.index("From the (simulated) web:") < answer.index("From memory:")
+    return True
+
+
+def hot_swap_request() -> bool:
+    llm = ScriptedProvider([say("one"), say("two")])
+    agent = make_agent(llm=llm, verbose=False)
+    agent.chat("Hello.")
+    history = list(agent.history)
+    agent.register_tool(StorageWebSearch())
+    agent.chat(HOT_SWAP_QUESTION)
+    names = [t["function"]["name"] for t in llm.requests[1]["tools"]]
+    assert names.count("web_search") == 1 and llm.requests[1]["messages"][1:1 + len(history)] == history
+    assert agent.tools["web_search"].__class__ is StorageWebSearch
+    table = out('title="The whole conversation"').splitlines()
+    assert HOT_SWAP_QUESTION in table[-1] and table[-1].split()[0] == "6"
+    return True
+
+
+def dump() -> bool:
+    text = out('title="Memory dump"').splitlines()[3:]
+    assert len(text) == len(DEMO_FACTS) + 1 and text[-1].split()[1] == "decision"
+    return True
+
+
+def seeding_twice() -> bool:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
+        with HybridMemory(path=Path(folder) / "aria.sqlite") as memory:
+            seed_memory(memory)
+            seed_memory(memory)
+            assert len(DEMO_FACTS) == 7 and len(memory) == 14
+    return True
+
+
+CLAIMS = [
+    Claim("hold a five-turn conversation", lambda: len(CONVERSATION) == 5),
+    Claim("the four tools of lesson 06 and lesson 10's `memory_update`",
+          lambda: "Tools: memory_store, memory_search, calculator, web_search, memory_update" in out("agent = make_agent()")),
+    Claim("and it prints one line saying which", lambda: out("agent = make_agent()").startswith("No OPENAI_API_KEY set")),
+    Claim("The seven demo facts", lambda: len(DEMO_FACTS) == 7 and len(out('title="Seeded memories"').splitlines()) == 10),
+    Claim("Three queries, with the top 2 hits for each", lambda: len(SHOWDOWN_QUERIES) == 3 and len(showdown()) == 6),
+    Claim("that lesson 05 chose on its dev sets", default_is_the_convex_mix_not_top_on_dev),
+    Claim("and on chitchat only by +0.010 [−0.031, +0.055], an interval that includes zero", held_out_05),
+    Claim("so that the best one seen for the query is 1", convex_rescaling),
+    Claim("BM25 is divided by the best BM25", convex_rescaling),
+    Claim("The cosine is first shifted by +1", convex_rescaling),
+    Claim("A memory that is best on both sides scores 1.0", winners_win_both),
+    Claim("so \"preference\" finds \"prefers\"", stems),
+    Claim("both retrievers rank the order first", order_4821),
+    Claim("Its cosine is a weak 0.404", order_4821),
+    Claim("exactly (2.906)", order_4821),
+    Claim("= 0.377, less than half the winner's", order_4821),
+    Claim("(cosine below 1, BM25 around 3)", winners_win_both),
+    Claim("and the default rescales each score before it mixes them", default_is_the_convex_mix_not_top_on_dev),
+    Claim("The memory that wins both rankings wins the fusion", winners_win_both),
+    Claim("Five messages, in order", lambda: len(CONVERSATION) == 5),
+    Claim("asks three questions in one message", turn_one),
+    Claim("runs one `memory_search` per part", turn_one),
+    Claim("Its answer lists the project [mem_0002], the deadline [mem_0005] and Raft [mem_0003]", turn_one),
+    Claim("is only 4th of the five hits", project_is_fourth),
+    Claim("The stand-in asks for five hits", lambda: turn(1, '"top_k": 5')),
+    Claim("Had it asked for three hits, the project would not have been among them", project_is_fourth),
+    Claim("is the showdown's \"order 4821\" again", lambda: turn(2, "1  recall  mem_0007", "[mem_0007]")),
+    Claim("calls the calculator with `22 * 6.5` and gets 143", lambda: turn(3, '→ 143', "143 hours")),
+    Claim("pulls the two numbers out of", lambda: turn(3, 'calculator({"expression": "22 * 6.5"})')),
+    Claim("asks the agent to remember a change", lambda: turn(4, "Stored as mem_0008 (category: decision)")),
+    Claim("(section 7 shows 0.445 against 0.444 for the runner-up)", storage_engine_ranks),
+    Claim("asks about that decision without using its words", lambda: turn(5, "[mem_0008]") and not
+          {"switched", "LSM-tree"} & set(CONVERSATION[4].replace("?", "").split())),
+    Claim("So the fact stored one turn earlier is recalled and quoted", lambda: turn(5, "1  recall  mem_0008", "[mem_0008]")),
+    Claim("knows only three topics", lambda: "(it only covers: OpenAI, RAG, BM25)" in out('run("B-tree")')),
+    Claim("found Alice's decision [mem_0008]", hot_swap),
+    Claim("It pastes the two results one after the other", hot_swap),
+    Claim("The seven seeded facts come first, then the decision it stored itself", dump),
+    Claim("by default the convex mix; RRF is the other mode", default_is_the_convex_mix_not_top_on_dev),
+    Claim("Five questions on this lesson", lambda: len(lesson09.QUIZ.questions) == 5),
+    Claim("is called between turns 5 and 6", hot_swap_request),
+    Claim("the history and the memory are untouched", hot_swap_request),
+    Claim("one web_search schema, now StorageWebSearch's", hot_swap_request),
+    Claim("Two web_search schemas, the old tool's and the new one's", hot_swap_request),
+    Claim("You run the cell twice", seeding_twice),
+    Claim("The seven facts, once", seeding_twice),
+    Claim("Every fact twice, because the file outlives the first run", seeding_twice),
+    Claim("a file remembers across runs", seeding_twice),
+    Claim("it can (the lesson does it)", lambda: "Reopened the file: 8 memories." in out("memory.close()\n\nwith HybridMemory")),
+    Claim("HybridMemory cannot be opened twice in one process", lambda: "Reopened the file: 8 memories." in out("memory.close()\n\nwith HybridMemory")),
+    Claim("is only 4th of the five hits for", project_is_fourth),
+    Claim("turn 1 recalled mem_0005, mem_0003 and mem_0001", turn_one),
+]
+
+EXEMPT = {
+    "one step per cell": "describes the lesson's layout",
+    "lessons 04 (hybrid memory), 06 (tools)": "references to lessons",
+    "Every part is one you have already met": "'one' is a pronoun here",
+    "(lesson 04), the tools (06), Aria's persona (07) and the loop (08)": "references to lessons",
+    "which is the point of configuring one": "'one' is a pronoun here",
+    "The stand-in splits the message at each question word": "covered with the next sentence's claim (turn_one)",
+    "would write one sentence from the same three searches": "what a real model would do; the offline lesson cannot run one",
+    "given the same two tool results plus the memories": "what a real model would do; the offline lesson cannot run one",
+    "the switch trades some write throughput": "how B-trees and LSM-trees differ, background knowledge, not an output",
+    "shows how to plug one in": "'one' is a pronoun here (a real model)",
+    "A new object in the same kernel is one thing": "'one thing' is an idiom",
+    "so let's start one and ask it": "'one' is a pronoun here",
+    "the \"which model\" line we saw in section 1": "a reference to a section",
+    "in section 1 prints which model it is using": "a reference to a section",
+    "turn 1 becomes one sentence written from the same three searches": (
+        "what to look for with a real model, which the offline lesson cannot run"),
+    "asked about OpenAI, RAG or BM25": "the exercise's specification; check_glossary_web_search tests it",
+    "The check calls it twice on one file": "describes the check; tests/test_exercises_09.py runs it",
+    "one parameter, `memory_id`": "the exercise's specification; check_forget_tool tests it",
+    "and says which one it forgot": "the exercise's specification; check_forget_tool tests it",
+    "an id that is already gone, one that never existed": "the exercise's specification; check_forget_tool tests it",
+    "Section 7 gave a new agent a memory file": "a reference to a section",
+    "calls your function between two turns": "describes the check; tests/test_exercises_09.py runs it",
+    "contracts: embedder, memory, model, tool": "a map from module to lesson",
+    "embeddings and vector search": "a map from module to lesson",
+    "keyword search with BM25": "a map from module to lesson",
+    "| measuring memory |": "a map from module to lesson",
+    "tools, schemas, a safe calculator": "a map from module to lesson",
+    "the persona and its system prompt": "a map from module to lesson",
+    "the agent loop (a stable system message": "a map from module to lesson; lesson 08's claims tie the behaviour",
+    "| the reference demo |": "a map from module to lesson",
+    "is a one-line change": "a design statement: each part is one constructor argument (make_agent's llm=, memory_path=)",
+    "so two with one name could not be told apart": "an explanation of why names are unique, no figure",
+    "A new process reads the file faster": "a misconception offered as a wrong option",
+    "a new process is slower to start": "the explanation of that wrong option; the lesson does not time it",
+}

@@ -1,0 +1,120 @@
+"""Lesson 05's exercise checks pass the worked solutions and answer typical wrong attempts with a reason."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from exercise_checks import check_tests
+
+from aria_kit.exercises import lesson05
+from aria_kit.solutions import lesson05 as solved
+
+CHECKS = [(lesson05.check_capped_recall, solved.capped_recall_at_k), (lesson05.check_ndcg_at_k, solved.ndcg_at_k),
+          (lesson05.check_cluster_bootstrap, solved.cluster_bootstrap_interval),
+          (lesson05.check_tune_then_report, solved.tune_then_report), (lesson05.check_sign_flip, solved.sign_flip_p_value)]
+
+test_lesson05_checks_pass_the_worked_solutions, test_lesson05_checks_say_not_done_yet_for_a_stub = check_tests(CHECKS)
+
+
+# ---------------------------------------------------------------- typical wrong answers
+
+
+def _plain_recall(ranking, relevant, k):  # divides by every relevant id: a perfect top k can score below 1
+    return len(set(ranking[:k]) & set(relevant)) / len(set(relevant))
+
+
+def _recall_counting_positions(ranking, relevant, k):  # an id ranked twice counts twice
+    return min(1.0, sum(item in set(relevant) for item in ranking[:k]) / min(k, len(set(relevant))))
+
+
+def _recall_with_duplicate_labels(ranking, relevant, k):  # 'd3' listed twice is two answers
+    return len(set(ranking[:k]) & set(relevant)) / min(k, len(relevant))
+
+
+def _ndcg_ideal_uncapped(ranking, relevant, k=10):
+    dcg = sum(1 / np.log2(r + 1) for r, item in enumerate(ranking[:k], 1) if item in relevant)
+    return dcg / sum(1 / np.log2(r + 1) for r in range(1, len(set(relevant)) + 1))
+
+
+def _ndcg_log_of_rank(ranking, relevant, k=10):
+    dcg = sum(1 / np.log2(r + 1.5) for r, item in enumerate(ranking[:k], 1) if item in relevant)
+    return dcg / sum(1 / np.log2(r + 1.5) for r in range(1, min(len(set(relevant)), k) + 1))
+
+
+def _bootstrap_ignoring_sessions(values, clusters, resamples=2000, seed=0):
+    values = np.asarray(values, dtype=float)
+    means = values[np.random.default_rng(seed).integers(0, len(values), (resamples, len(values)))].mean(axis=1)
+    return tuple(np.percentile(means, [2.5, 97.5]))
+
+
+def _bootstrap_of_session_means(values, clusters, resamples=2000, seed=0):  # a big session weighs as a small one
+    values, clusters = np.asarray(values, dtype=float), list(clusters)
+    means = np.array([values[[c == label for c in clusters]].mean() for label in dict.fromkeys(clusters)])
+    picks = np.random.default_rng(seed).integers(0, len(means), (resamples, len(means)))
+    return tuple(np.percentile(means[picks].mean(axis=1), [2.5, 97.5]))
+
+
+def _bootstrap_unseeded(values, clusters, resamples=2000, seed=0):
+    return solved.cluster_bootstrap_interval(values, clusters, resamples, seed=None)
+
+
+def _choose_on_heldout(candidates, dev_score, heldout_score):
+    scores = {label: heldout_score(setting) for label, setting in candidates.items()}
+    best = max(scores, key=scores.get)
+    return best, scores[best]
+
+
+def _last_of_equal_scores(candidates, dev_score, heldout_score):
+    scores = {label: dev_score(setting) for label, setting in candidates.items()}
+    best = max(reversed(list(scores)), key=scores.get)
+    return best, heldout_score(candidates[best])
+
+
+def _report_the_dev_score(candidates, dev_score, heldout_score):
+    scores = {label: dev_score(setting) for label, setting in candidates.items()}
+    best = max(scores, key=scores.get)
+    heldout_score(candidates[best])
+    return best, scores[best]
+
+
+def _one_sided_sign_flip(a, b, resamples=10000, seed=0):
+    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    signs = np.random.default_rng(seed).choice([-1.0, 1.0], size=(resamples, len(diff)))
+    return float(((signs * diff).mean(axis=1) >= diff.mean() - 1e-12).sum() + 1) / (resamples + 1)
+
+
+def _unseeded_sign_flip(a, b, resamples=10000, seed=0):
+    return solved.sign_flip_p_value(a, b, resamples, seed=None)
+
+
+@pytest.mark.parametrize("check, wrong, message", [
+    (lesson05.check_capped_recall, _plain_recall, "divide by min(k, number relevant)"),
+    (lesson05.check_capped_recall, _recall_counting_positions, "an id ranked twice is found once"),
+    (lesson05.check_capped_recall, _recall_with_duplicate_labels, "count each relevant id once"),
+    (lesson05.check_ndcg_at_k, _ndcg_ideal_uncapped, "min(number relevant, k)"),
+    (lesson05.check_ndcg_at_k, _ndcg_log_of_rank, "log2(rank + 1)"),
+    (lesson05.check_cluster_bootstrap, _bootstrap_ignoring_sessions, "resample whole sessions"),
+    (lesson05.check_cluster_bootstrap, _bootstrap_of_session_means, "not a mean of session means"),
+    (lesson05.check_cluster_bootstrap, _bootstrap_unseeded, "seed your generator"),
+    (lesson05.check_tune_then_report, _choose_on_heldout, "read it once"),
+    (lesson05.check_tune_then_report, _last_of_equal_scores, "keep the first"),
+    (lesson05.check_tune_then_report, _report_the_dev_score, "not its dev score"),
+    (lesson05.check_sign_flip, _one_sided_sign_flip, "which method comes first"),
+    (lesson05.check_sign_flip, _unseeded_sign_flip, "seed the generator"),
+])
+def test_lesson05_checks_fail_typical_mistakes_with_a_reason(check, wrong, message, capsys):
+    assert check(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and message in out, out
+
+
+def test_lesson05_quiz_key_scores_full_marks_and_every_wrong_option_is_explained(capsys):
+    quiz = lesson05.QUIZ
+    assert lesson05.QUIZ.grade({n: q.answer for n, q in enumerate(quiz.questions, 1)}) == len(quiz.questions)
+    for n, question in enumerate(quiz.questions, 1):
+        for letter in question.why_not:
+            capsys.readouterr()
+            assert quiz.grade({n: letter}) == 0
+            assert question.why_not[letter] in capsys.readouterr().out
+    understanding = [q for q in quiz.questions if q.kind in ("predict", "explain", "choose")]
+    assert len(understanding) >= 0.6 * len(quiz.questions)

@@ -1,0 +1,148 @@
+"""The exercise checks of lesson 07 pass the worked solutions and answer typical wrong answers.
+
+Each wrong answer below is a mistake a learner could really make, so a check
+that stopped checking something would turn one of these tests red.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from aria_kit.exercises import lesson07
+from aria_kit.persona import AgentPersona
+from aria_kit.solutions import lesson07 as sol07
+from aria_kit.solutions.lesson07 import compile_persona, fit_prompt, violations
+from exercise_checks import check_tests, unwritten, verdict
+
+CHECKS = [
+    (lesson07.check_compile_persona, compile_persona),
+    (lesson07.check_violations, violations),
+    (lesson07.check_fit_prompt, fit_prompt),
+]
+
+
+test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
+
+
+# ---------------------------------------------------------------- lesson 07
+
+
+def _hard_coded_aria(persona):
+    return dataclasses.replace(persona, name="Aria", role="a precise research assistant").system_prompt() \
+        if persona.name == "Aria" else compile_persona(dataclasses.replace(persona, traits=()))
+
+
+def _always_a_traits_line(persona):
+    text = compile_persona(persona)
+    return text if persona.traits else text.replace("\n\nRules:", "\n\nTraits: .\n\nRules:", 1)
+
+
+def _phrases_without_quotes(persona):
+    return compile_persona(persona).replace('", "', ", ").replace('Never say: "', "Never say: ").replace('".', ".")
+
+
+def _rules_from_zero(persona):
+    import re
+    return re.sub(r"^(\d)\. ", lambda m: f"{int(m.group(1)) - 1}. ", compile_persona(persona), flags=re.M)
+
+
+@pytest.mark.parametrize("wrong", [
+    lambda persona: compile_persona(persona) + "\n",
+    _hard_coded_aria,
+    _always_a_traits_line,
+    _phrases_without_quotes,
+    _rules_from_zero,
+    lambda persona: compile_persona(persona).replace("\n\nGoals:", "\nGoals:"),
+], ids=["trailing-newline", "only-aria-right", "empty-traits-line", "unquoted-phrases", "rules-from-zero",
+        "missing-blank-line"])
+def test_compile_persona_check_rejects_typical_wrong_compilers(wrong, capsys):
+    assert lesson07.check_compile_persona(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def test_compile_persona_check_names_the_first_differing_line(capsys):
+    lesson07.check_compile_persona(lambda persona: compile_persona(persona) + "\n")
+    assert "no trailing newline" in capsys.readouterr().out
+
+
+def _cut_mid_entry(persona, hits, max_chars):
+    return persona.system_prompt(hits)[:max_chars]
+
+
+def _drops_the_best_first(persona, hits, max_chars):
+    for start in range(len(hits) + 1):
+        prompt = persona.system_prompt(hits[start:])
+        if len(prompt) <= max_chars:
+            return prompt
+    return persona.system_prompt()
+
+
+def _never_raises(persona, hits, max_chars):
+    try:
+        return fit_prompt(persona, hits, max_chars)
+    except ValueError:
+        return persona.system_prompt()
+
+
+@pytest.mark.parametrize("wrong", [_cut_mid_entry, _drops_the_best_first, _never_raises])
+def test_fit_prompt_check_rejects_budgets_met_the_wrong_way(wrong, capsys):
+    assert lesson07.check_fit_prompt(wrong) is False
+    assert verdict(capsys) == "✗"
+
+
+def _case_sensitive(persona: AgentPersona, text: str) -> list[str]:
+    return [p for p in persona.forbidden_phrases if p in text]
+
+
+def _substring(persona: AgentPersona, text: str) -> list[str]:  # the first idea: "just" is found in "adjust"
+    return [p for p in persona.forbidden_phrases if p.lower() in text.lower()]
+
+
+def _exact_spacing(persona: AgentPersona, text: str) -> list[str]:  # whole words, but one space only
+    return [p for p in persona.forbidden_phrases if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", text, re.I)]
+
+
+def _in_text_order(persona: AgentPersona, text: str) -> list[str]:  # in the order they occur in the text
+    found = [(m.start(), phrase) for phrase in persona.forbidden_phrases
+             for m in [re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text, re.I)] if m]
+    return [phrase for _, phrase in sorted(found)]
+
+
+@pytest.mark.parametrize(("wrong", "idea"), [(_case_sensitive, "ignores upper and lower case"),
+                                             (_substring, "whole words only"),
+                                             (_exact_spacing, "any run of spaces"),
+                                             (_in_text_order, "the persona's order")])
+def test_violations_check_answers_a_typical_mistake_with_its_case_and_idea(wrong, idea, capsys):
+    assert lesson07.check_violations(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and idea in out, out
+
+
+# ---------------------------------------------------------------- exercise 07.3: a rule and its check
+
+
+def test_rule_check_accepts_the_worked_design(capsys):
+    assert lesson07.check_persona_rule(sol07.RULE, sol07.breaks_rule, sol07.GOOD, sol07.BAD) is True
+    assert verdict(capsys) == "✓"
+
+
+def test_rule_check_reports_the_untouched_stub_as_not_done_yet(capsys):
+    assert lesson07.check_persona_rule("", unwritten, [], []) is False
+    out = capsys.readouterr().out
+    assert out.startswith("○") and 'show_solution("07.3")' in out, out
+
+
+@pytest.mark.parametrize(("breaks_rule", "good", "bad", "hint"), [
+    (lambda reply: True, sol07.GOOD, sol07.BAD, "cries wolf"),                     # flags every reply
+    (lambda reply: False, sol07.GOOD, sol07.BAD, "is not caught"),                 # flags none
+    (lambda reply: "[mem_" not in reply, sol07.GOOD, sol07.BAD, "cries wolf"),     # forgets replies not from memory
+    (lambda reply: reply.split()[0] == "From", sol07.GOOD, sol07.BAD, "return True or False"),  # crashes on ""
+    (sol07.breaks_rule, sol07.GOOD[:1], sol07.BAD, "at least two"),               # too few cases to convince
+], ids=["flags-everything", "flags-nothing", "ignores-non-memory-replies", "crashes-on-empty", "one-good-case"])
+def test_rule_check_answers_a_typical_wrong_design_with_a_hint(breaks_rule, good, bad, hint, capsys):
+    assert lesson07.check_persona_rule(sol07.RULE, breaks_rule, good, bad) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and hint in out, out

@@ -1,0 +1,106 @@
+"""The exercise checks of lesson 10 pass the worked solutions and answer typical wrong answers with a hint.
+
+Each wrong answer is a mistake a learner could make: following one link instead of
+all of them, returning the record instead of its id, ignoring an unknown id;
+calling every fact about the same subject a replacement, calling every different
+text a replacement, forgetting that a repeat is no change; searching only current
+memories for a past day, or getting the change day wrong.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aria_kit.exercises import lesson10
+from aria_kit.solutions.lesson10 import follow_to_current, replaces, search_as_of
+from aria_kit.write_conflicts import split_fact, words
+from exercise_checks import check_tests, verdict
+
+CHECKS = [(lesson10.check_follow_to_current, follow_to_current), (lesson10.check_replaces, replaces),
+          (lesson10.check_search_as_of, search_as_of)]
+
+test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
+
+
+def _one_step(memory, memory_id):
+    record = memory.get(memory_id)
+    return record.superseded_by or record.id
+
+
+def _returns_the_record(memory, memory_id):
+    record = memory.get(memory_id)
+    while record.superseded_by:
+        record = memory.get(record.superseded_by)
+    return record
+
+
+def _ignores_unknown_ids(memory, memory_id):
+    record = memory.get(memory_id)
+    while record is not None and record.superseded_by:
+        record = memory.get(record.superseded_by)
+    return record.id if record is not None else memory_id
+
+
+@pytest.mark.parametrize("wrong, says", [
+    (_one_step, "keep following the links"), (_returns_the_record, "return the current version's id"),
+    (_ignores_unknown_ids, "raise ValueError")])
+def test_follow_to_current_answers_each_wrong_walk_with_its_hint(wrong, says, capsys):
+    assert lesson10.check_follow_to_current(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and says in out, out
+
+
+def _same_subject(old, new):  # "same first word" is the naive subject test
+    return words(old)[0] == words(new)[0] and old != new
+
+
+def _any_difference(old, new):
+    return words(old) != words(new)
+
+
+def _forgets_filler(old, new):  # the kit's rule, but "now" / "these days" count as part of the value
+    a, b = split_fact(old), split_fact(new)
+    return bool(a and b and a[0] == b[0]) and words(old) != words(new)
+
+
+@pytest.mark.parametrize("wrong, says", [
+    (_same_subject, "holds many values at once"), (_any_difference, "holds many values at once"),
+    (_forgets_filler, "is a repeat")])
+def test_replaces_answers_each_wrong_rule_with_the_case_and_the_idea(wrong, says, capsys):
+    assert lesson10.check_replaces(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and says in out, out
+
+
+def test_replaces_accepts_another_correct_design(capsys):
+    cases = {(old, new): expected for old, new, expected, _ in lesson10.CASES}
+    assert lesson10.check_replaces(lambda old, new: cases[(old, new)]) is True  # a lookup is a design too
+    assert verdict(capsys) == "✓"
+
+
+def _current_only(memory, query, day, top_k=3):
+    return memory.search(query, top_k=top_k)
+
+
+def _change_day_excluded(memory, query, day, top_k=3):  # the day of a change still counts for the old version
+    kept = []
+    for hit in memory.search(query, top_k=len(memory), include_history=True):
+        before = memory.get(hit.supersedes) if hit.supersedes else None
+        started = before.superseded_at if before is not None else ""
+        ended = memory.get(hit.id).superseded_at
+        if started[:10] < day and (ended is None or day <= ended[:10]):
+            kept.append(hit)
+    return kept[:top_k]
+
+
+@pytest.mark.parametrize("wrong, says", [(_current_only, "before any change"), (_change_day_excluded, "on the day")])
+def test_search_as_of_answers_each_wrong_answer_with_the_day_it_fails(wrong, says, capsys):
+    assert lesson10.check_search_as_of(wrong) is False
+    out = capsys.readouterr().out
+    assert out.startswith("✗") and says in out, out
+
+
+def test_the_quiz_key_scores_full_marks_and_most_questions_ask_for_understanding():
+    questions = lesson10.QUIZ.questions
+    assert lesson10.QUIZ.grade({n: q.answer for n, q in enumerate(questions, 1)}) == len(questions)
+    assert sum(q.kind in ("predict", "explain", "choose") for q in questions) >= 0.6 * len(questions)
