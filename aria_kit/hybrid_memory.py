@@ -274,7 +274,7 @@ class HybridMemory(MemoryBackend):
             query, relevant = pair
             check_text(query, f"query of labelled[{n}]")
             if isinstance(relevant, (str, bytes)) or not isinstance(relevant, Sequence) or not relevant:
-                raise ValueError(f"labelled[{n}] needs a non-empty list of memory ids such as ['mem_0001'], "
+                raise ValueError(f"tune needs a non-empty list of memory ids such as ['mem_0001'] in labelled[{n}], "
                                  f"got {relevant!r}")
             for memory_id in relevant:
                 record = self.get(memory_id) if isinstance(memory_id, str) else None
