@@ -65,16 +65,22 @@ _ENGLISH = snowballstemmer.stemmer("english")
 # Stems already computed: a stem costs ~20 µs in pure Python and a vocabulary repeats itself. A plain
 # dict (cleared when full, ~260,000 words) because a lookup in it is several times cheaper than a call
 # through functools.lru_cache, and ingest looks up every token of every memory.
+# Only tokens of at most MAX_STEMMED characters are stemmed (and so cached): English words are shorter than
+# 50 letters, and a 100 kB "word" would cost 0.1 s to stem and 200 kB to cache, so the cache holds at most
+# _STEMS_MAX * 2 * MAX_STEMMED characters whatever is searched.
 _STEMS: dict[str, str] = {}
 _STEMS_MAX = 1 << 18
+MAX_STEMMED = 64
 
 
 def stem(token: str) -> str:
     """Snowball's English stem of one lowercase token: "storing" → "store", "memories" → "memori".
 
     A token with a digit in it ("4821", "ddr5", "v1") is a number or a name, not an English
-    word, and is returned as it is.
+    word, and is returned as it is; so is a token longer than ``MAX_STEMMED`` characters.
     """
+    if len(token) > MAX_STEMMED:
+        return token
     found = _STEMS.get(token)
     if found is None:
         if len(_STEMS) >= _STEMS_MAX:

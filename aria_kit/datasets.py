@@ -14,6 +14,7 @@ This module only reads the files; it searches nothing (see ``measuring.py``).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,9 +60,35 @@ def list_datasets() -> list[str]:
     return sorted(p.name for p in DATA_DIR.iterdir() if (p / "queries.jsonl").is_file()) if DATA_DIR.is_dir() else []
 
 
-def _read_jsonl(path: Path) -> list[dict]:
+def _read_jsonl(path: Path, fields: dict[str, type]) -> list[dict]:
+    """The rows of a JSON-lines file, each an object with ``fields`` of those types; else ``ValueError`` naming
+    the file and line (a hand-made file must fail clearly, not with a ``KeyError`` three calls later)."""
+    rows = []
     with path.open(encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines if line.strip()]
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}, line {number}"
+            try:
+                row = json.loads(line, parse_constant=lambda name: name)  # NaN stays the string "NaN": refused below
+            except (ValueError, RecursionError) as exc:
+                raise ValueError(f"{where} is not one JSON object ({type(exc).__name__}); write one object per "
+                                 "line, such as {\"id\": \"d1\", \"text\": \"...\"}") from None
+            if not isinstance(row, dict):
+                raise ValueError(f"{where} is a JSON {type(row).__name__}, not an object with {', '.join(fields)}")
+            for name, kind in fields.items():
+                value = row.get(name)
+                if kind is list:
+                    ok = isinstance(value, list) and value and all(isinstance(v, str) for v in value)
+                else:
+                    ok = isinstance(value, str) and bool(value.strip()) and value not in ("NaN", "Infinity")
+                if not ok:
+                    wanted = "a non-empty list of document ids" if kind is list else "a non-blank string"
+                    raise ValueError(f"{where}: {name!r} must be {wanted}, got {value!r}")
+            if not isinstance(row.get("metadata", {}), dict):
+                raise ValueError(f"{where}: 'metadata' must be an object, got {row['metadata']!r}")
+            rows.append(row)
+    return rows
 
 
 def load_dataset(name: str) -> LabelledSet:
@@ -78,10 +105,13 @@ def load_dataset(name: str) -> LabelledSet:
             raise FileNotFoundError(f"no data folder at {DATA_DIR}; reinstall aria_kit (its wheel ships the data)")
         raise ValueError(f"unknown data set {name!r}; the kit ships {', '.join(list_datasets()) or 'none'}")
     documents = tuple(Document(row["id"], row["text"], dict(row.get("metadata") or {}))
-                      for row in _read_jsonl(folder / "documents.jsonl"))
+                      for row in _read_jsonl(folder / "documents.jsonl", {"id": str, "text": str}))
     ids = {document.id for document in documents}
+    if len(ids) != len(documents):
+        repeated = sorted(i for i, n in Counter(d.id for d in documents).items() if n > 1)[:5]
+        raise ValueError(f"{folder / 'documents.jsonl'}: document ids must be unique; repeated: {repeated}")
     queries: dict[str, list[LabelledQuery]] = {split: [] for split in SPLITS}
-    for row in _read_jsonl(folder / "queries.jsonl"):
+    for row in _read_jsonl(folder / "queries.jsonl", {"id": str, "text": str, "relevant": list, "split": str}):
         missing = [doc for doc in row["relevant"] if doc not in ids]
         if missing or not row["relevant"] or row["split"] not in queries:
             raise ValueError(f"{folder / 'queries.jsonl'}: query {row['id']!r} has split {row['split']!r} and "

@@ -248,8 +248,9 @@ class HybridMemory(MemoryBackend):
         then the smaller). Returns ``{weight: mean recall@k}``. Tune on examples you will not judge
         the result on. The choice lives in this object only; a reopened file starts from the default.
         """
-        if not labelled or any(not relevant for _, relevant in labelled):
-            raise ValueError("tune needs at least one (query, [relevant memory ids]) pair, each with an id")
+        labelled, weights = self._checked_labels(labelled), _checked_weights(weights)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be a whole number >= 1 (how many top hits count), got {k!r}")
         scores = {float(w): 0.0 for w in weights}
         for query, relevant in labelled:
             hits = self.search(query, top_k=max(len(self), 1))
@@ -262,6 +263,25 @@ class HybridMemory(MemoryBackend):
         best = max(scores, key=lambda w: (round(scores[w], 12), -abs(w - 0.5), -w))
         self.fusion = ConvexFusion(best)
         return scores
+
+    def _checked_labels(self, labelled: object) -> list[tuple[str, list[str]]]:
+        """``labelled`` as a list of (query, [ids of current memories]), or ``ValueError`` saying which pair is wrong."""
+        if isinstance(labelled, (str, bytes)) or not isinstance(labelled, Sequence) or not labelled:
+            raise ValueError("tune needs a non-empty list of (query, [relevant memory ids]) pairs")
+        for n, pair in enumerate(labelled):
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise ValueError(f"labelled[{n}] must be a (query, [relevant memory ids]) pair, got {pair!r}")
+            query, relevant = pair
+            check_text(query, f"query of labelled[{n}]")
+            if isinstance(relevant, (str, bytes)) or not isinstance(relevant, Sequence) or not relevant:
+                raise ValueError(f"tune needs a non-empty list of memory ids such as ['mem_0001'] in labelled[{n}], "
+                                 f"got {relevant!r}")
+            for memory_id in relevant:
+                record = self.get(memory_id) if isinstance(memory_id, str) else None
+                if record is None or record.superseded_by is not None:
+                    why = "is not in this memory" if record is None else f"was superseded by {record.superseded_by}"
+                    raise ValueError(f"labelled[{n}] names {memory_id!r}, which {why}; label current memories only")
+        return [(query, list(relevant)) for query, relevant in labelled]
 
     @property
     def stemming(self) -> bool:
@@ -303,6 +323,17 @@ class HybridMemory(MemoryBackend):
     def __repr__(self) -> str:
         where = f", path={str(self._file.path)!r}" if self._file is not None else ""
         return f"<HybridMemory {self._memories.count} memories, embedder={self.embedder.name!r}{where}>"
+
+
+def _checked_weights(weights: object) -> list[float]:
+    """``weights`` for ``tune``: a non-empty sequence of numbers in [0, 1], else ``ValueError``."""
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Sequence) or not weights:
+        raise ValueError(f"weights must be a non-empty list of numbers in [0, 1], such as [0.3, 0.5, 0.7]; "
+                         f"got {weights!r}")
+    for weight in weights:
+        if isinstance(weight, bool) or not isinstance(weight, (int, float, np.floating)) or not 0 <= weight <= 1:
+            raise ValueError(f"each weight must be a number in [0, 1] (the share of cosine), got {weight!r}")
+    return [float(w) for w in weights]
 
 
 def _steps(count: int, what: str) -> Iterator[tuple[int, int]]:

@@ -184,15 +184,17 @@ class MemoryBackend(ABC):
 
     def history(self, memory_id: str) -> list[MemoryRecord]:
         """Every version of the fact ``memory_id`` belongs to, oldest first ([] for an unknown id)."""
-        record = self.get(memory_id)
-        while record is not None and record.supersedes is not None:
-            older = self.get(record.supersedes)
+        record, seen = self.get(memory_id), {memory_id}
+        while record is not None and record.supersedes is not None and record.supersedes not in seen:
+            older = self.get(record.supersedes)  # `seen`: a hand-edited cycle of links must not loop for ever
             if older is None:
                 break
             record = older
-        versions = []
-        while record is not None:
+            seen.add(record.id)
+        versions, seen = [], set()
+        while record is not None and record.id not in seen:
             versions.append(record)
+            seen.add(record.id)
             record = self.get(record.superseded_by) if record.superseded_by else None
         return versions
 

@@ -34,10 +34,12 @@ MAX_CATEGORY_CHARS = 64
 _ID = re.compile(r"mem_(\d{4,})")
 MAX_SEQ = 2**63 - 1  # the largest SQLite INTEGER, so the largest id a memory file can hand out
 _MAX_ID_LENGTH = len(f"mem_{MAX_SEQ}")
+SEQ_LIMIT = 2**62  # the largest number a memory file may hold: far beyond any use, and far below MAX_SEQ
 # json.dumps(ensure_ascii=False) escapes C0 controls but leaves these raw: C1 controls and U+2028/9, which
 # str.splitlines() (and many readers) treat as line breaks, and lone surrogates, which UTF-8 cannot encode.
 # Escaping them too keeps one entry on exactly one line of valid UTF-8.
 _RAW_LINE_BREAKS = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+CITATION = re.compile(r"\[(mem_\d+)\]")  # how an answer cites a memory: "… [mem_0004]"
 
 
 def check_text(text: Any, what: str = "text") -> str:
@@ -136,6 +138,42 @@ def read_quoted_entries(text: str) -> list[dict[str, Any]]:
         if isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("text"), str):
             entries.append(entry)
     return entries
+
+
+def as_quoted_text(text: str) -> str:
+    """``text`` ready to repeat in an answer that cites memories as "[mem_0004]": a citation-shaped "[mem_0002]"
+    inside a stored text is written "(mem_0002)", so only the ids of real hits ever read as citations."""
+    return CITATION.sub(r"(\1)", text)
+
+
+def chain_problem(rows: dict[int, tuple[Any, Any]]) -> str | None:
+    """What is wrong with stored chains of versions, ``{seq: (superseded_by, supersedes)}``, or ``None`` (lesson 10).
+
+    A memory may not be superseded by a memory that is not there, nor by itself, and following either kind of
+    link from any memory must end: a cycle would make ``history()`` endless and hide every memory on it from
+    search. Numbers must lie in 1 … ``SEQ_LIMIT``. One pass over the links (each chain is walked once).
+    """
+    for seq in rows:
+        if not 0 < seq <= SEQ_LIMIT:
+            return (f"the row with seq {seq} is numbered outside 1 … {SEQ_LIMIT:,} (2^62: room for every later "
+                    "store below SQLite's largest integer)")
+    for side, name in ((0, "superseded_by"), (1, "supersedes")):
+        links = {seq: pair[side] for seq, pair in rows.items() if isinstance(pair[side], int)}
+        for seq, target in links.items():
+            if side == 0 and target not in rows:
+                return f"memory {seq} is superseded by memory {target}, which is not in the file"
+        done: set[int] = set()
+        for seq in links:
+            path: dict[int, None] = {}  # the walk from seq, in order
+            while seq in links and seq not in done and seq not in path:
+                path[seq] = None
+                seq = links[seq]
+            if seq in path:
+                cycle = list(path)[list(path).index(seq):]
+                shown = " -> ".join(str(n) for n in [*cycle, seq])
+                return f"the {name} links of memories {shown} form a cycle"
+            done.update(path)
+    return None
 
 
 def check_moment(at: Any) -> str:

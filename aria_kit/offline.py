@@ -33,7 +33,7 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, LLMProvider, ToolCall
-from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
 from aria_kit.offline_conflicts import conflict_reply
 from aria_kit.offline_conversation import conversation_reply
 from aria_kit.offline_rules import plan, unit_of
@@ -171,7 +171,7 @@ class OfflineProvider(LLMProvider):
         if result.startswith("Error:"):
             return f"The {name} tool reported a problem — {result[len('Error:'):].strip()}"
         if name == "memory_store":
-            return "Noted. " + result
+            return "Noted. " + as_quoted_text(result)
         if name == "calculator":
             unit = unit_of(user)
             return f"{arguments.get('expression', '?')} = {result}{' ' + unit if unit else ''}."
@@ -185,7 +185,8 @@ class OfflineProvider(LLMProvider):
             quoted.update(h["id"] for h in fresh)
             if not answering:
                 unanswered.append((query, len(hits), missing))
-            return "From memory: " + " ".join(f"{h['text']} [{h['id']}]" for h in fresh) if fresh else ""
+            # the stored text is data: a "[mem_0002]" inside it must not read as a citation
+            return "From memory: " + " ".join(f"{as_quoted_text(h['text'])} [{h['id']}]" for h in fresh) if fresh else ""
         return f"{name} returned: {result}"
 
     @staticmethod
@@ -203,7 +204,7 @@ class OfflineProvider(LLMProvider):
     def _answer_without_tools(before_user: list[dict[str, Any]]) -> str:
         """Quote the memories recalled for this message: the agent sends them just before it (lesson 08)."""
         context = str(before_user[-1].get("content") or "") if before_user and before_user[-1].get("role") == "user" else ""
-        recalled = [f"[{m['id']}] ({m.get('category')}) {m['text']}" for m in read_quoted_entries(context)]
+        recalled = [f"[{m['id']}] ({m.get('category')}) {as_quoted_text(m['text'])}" for m in read_quoted_entries(context)]
         if recalled:
             return "No tools are available; recalled memories: " + " ".join(recalled)
         return "No tools are available and nothing was recalled, so there is nothing to go on."

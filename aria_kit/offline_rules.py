@@ -50,7 +50,7 @@ CATEGORIES = (  # first match wins
     ("task", r"\b(deadline|working on|project|task|due|todo)\b"),
 )
 SEARCH_TOP_K = 5
-QUESTION_SPLIT = re.compile(r",?\s*(?:\band\s+)?(?=\b(?:what|which|who|when|where|how|why)\b)", re.I)
+QUESTION_SPLIT = re.compile(r"(?:,|(?<!\s))\s*(?:\band\s+)?(?=\b(?:what|which|who|when|where|how|why)\b)", re.I)
 
 
 def remember(message: str) -> Plan | None:
@@ -122,7 +122,7 @@ def _strip_request(text: str) -> str:
     text = re.sub(r"^\s*(please\s+)?(can you\s+|could you\s+)?(remember|note|keep in mind|don'?t forget|do not forget|"
                   r"make a note|save|store|memori[sz]e)(\s+(that|this|of|the fact that))?\s*[:,\-–—]?\s*", "", text,
                   flags=re.I)
-    text = re.sub(r"[\s,;:.\-–—]*(please\s+)?(remember|note|keep in mind|make a note of|save|store|memori[sz]e)"
+    text = re.sub(r"(?<![\s,;:.\-–—])[\s,;:.\-–—]*(please\s+)?(remember|note|keep in mind|make a note of|save|store|memori[sz]e)"
                   r"(\s+(this|that|it))?(\s+for me)?[\s.!]*$", "", text, flags=re.I).strip()
     return (text[:1].upper() + text[1:]).rstrip(".!? ") + "." if re.search(r"\w", text) else ""
 

@@ -32,19 +32,26 @@ from typing import Any
 
 from aria_kit.bm25 import tokenize
 from aria_kit.interfaces import AssistantMessage, ToolCall
-from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
 
-FROM_TO = re.compile(r"^(?P<subject>.*?)\b(?:has |have |had )?(?:switched|moved|changed|migrated|gone|went)\b"
-                     r".*?\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+)$", re.I)
-SWITCHED_TO = re.compile(r"^(?P<subject>.+?)\s+(?:has |have |had )?(?:now )?(?:switched|moved|changed|migrated)"
-                         r"(?: over)? to\s+(?P<new>.+)$", re.I)
-IS_NOW = re.compile(r"^(?P<subject>.+?)\s+(?:(?:is|are)\s+now|now\s+(?P<verb>prefers?|uses?|likes?))\s+(?P<new>.+)$", re.I)
-NO_LONGER = re.compile(r"\b(?:no longer|not\b[^.]*\bany ?more)\b", re.I)
-ACTUALLY = re.compile(r"^(?:actually|correction|sorry)\b[,:]?\s*(?:it|that)(?:'s| is| has changed to)\s+(?P<new>.+?)"
-                      r"(?:\s+now)?$", re.I)
-VALUE_SLOT = re.compile(r"^(?P<head>.+\b(?:is|are|uses|prefers|likes)\s+)(?P<value>[^.]+)\.?$")
-REQUEST = re.compile(r"^\s*(?:please\s+)?(?:remember|note|keep in mind)(?:\s+that)?[\s:,]*|[\s,;:.—–-]*(?:please\s+)?"
-                     r"(?:remember|note|keep in mind)(?:\s+(?:this|that|it))?[\s.!]*$", re.I)
+# Every pattern below is matched in time linear in its input, whatever the input (messages run to 100 kB):
+# the sentence is single-spaced first, and each pattern is a bounded phrase found by one left-to-right search,
+# never a lazy ".*?" or a "\\s+" that backtracks into another (those took seconds to minutes on 16 kB inputs).
+CHANGE_VERB = re.compile(r"\b(?:has |have |had )?(?:switched|moved|changed|migrated|gone|went)\b", re.I)
+FROM, TO = re.compile(r"\bfrom ", re.I), re.compile(r" to ", re.I)
+SWITCHED_TO = re.compile(r" (?:has |have |had )?(?:now )?(?:switched|moved|changed|migrated)(?: over)? to ", re.I)
+IS_NOW = re.compile(r" (?:(?:is|are) now|now (?P<verb>prefers?|uses?|likes?)) ", re.I)
+NO_LONGER, NOT, ANY_MORE = (re.compile(p, re.I) for p in (r"\bno longer\b", r"\bnot\b", r"\bany ?more\b"))
+ACTUALLY = re.compile(r"^(?:actually|correction|sorry)\b[,:]? ?(?:it|that)(?:'s| is| has changed to) (?P<new>.+?)"
+                      r"(?: now)?$", re.I)
+SLOT_VERB = re.compile(r"\b(?:is|are|uses|prefers|likes)(?=\s)")
+SPACES, SLOT_VALUE = re.compile(r"\s+"), re.compile(r"([^.]+)\.?$")
+CITATION = re.compile(r"\[(mem_\d+)\]")
+# "remember that …" at the start, "… — note that." at the end; the end's run of punctuation is matched from its
+# first character only (the look-behind), so a long run is walked once, not once per character in it.
+REQUEST_START = re.compile(r"^\s*(?:please\s+)?(?:remember|note|keep in mind)(?:\s+that)?[\s:,]*", re.I)
+REQUEST_END = re.compile(r"(?<![\s,;:.—–-])[\s,;:.—–-]*(?:please\s+)?(?:remember|note|keep in mind)"
+                         r"(?:\s+(?:this|that|it))?[\s.!]*$", re.I)
 WORDS_OF_NO_SUBJECT = set("i we you he she they it ve re ll d s the a an our my her his their has have had now is are "
                           "was on in at of for to with and by".split())
 MAX_VALUE_WORDS = 5  # longer than this, "the value" is really a clause, and replacing it would garble the fact
@@ -78,22 +85,50 @@ class Change:
 
     def rewrite(self, old_text: str) -> str:
         """The new version of ``old_text``: A swapped for B, else its value slot filled with B, else the statement."""
-        if self.form == "from-to" and re.search(re.escape(self.old), old_text, re.I):
-            return re.sub(re.escape(self.old), self.new, old_text, count=1, flags=re.I)
-        slot = VALUE_SLOT.match(old_text)
-        if self.form != "no-longer" and slot and len(slot.group("value").split()) <= MAX_VALUE_WORDS:
-            return f"{slot.group('head')}{self.new}."
+        if self.form == "from-to" and (at := _find(old_text, self.old)) is not None:
+            return old_text[:at] + self.new + old_text[at + len(self.old):]
+        slot = _value_slot(old_text)
+        if self.form != "no-longer" and slot and len(slot[1].split()) <= MAX_VALUE_WORDS:
+            return f"{slot[0]}{self.new}."
         return self.statement
+
+
+def _find(text: str, part: str) -> int | None:
+    """Where ``part`` first occurs in ``text``, ignoring case (str.find: linear, unlike a regex with re.I)."""
+    folded_text, folded_part = text.lower(), part.lower()
+    if len(folded_text) != len(text) or len(folded_part) != len(part):  # "İ" lowers to two characters
+        found = re.search(re.escape(part), text, re.I)
+        return found.start() if found else None
+    at = folded_text.find(folded_part)
+    return at if at >= 0 and part else None
+
+
+def _value_slot(text: str) -> tuple[str, str] | None:
+    """(head, value) of a fact "head is|are|uses|prefers|likes value[.]", the value after the last such verb.
+
+    The value is dot-free (but for one final full stop) and the head holds no line break, so only the last two
+    verbs on the first line can start it (the one before the last when the last leaves no value): a few
+    anchored matches, each linear, where one backtracking pattern was quadratic.
+    """
+    line_end = text.find("\n")
+    verbs = [m for m in SLOT_VERB.finditer(text, 0, len(text) if line_end < 0 else line_end + 1) if m.start() > 0]
+    for verb in reversed(verbs[-2:]):
+        spaces = SPACES.match(text, verb.end())
+        for start in range(spaces.end(), max(spaces.start(), spaces.end() - 2), -1):  # a space may start the value
+            if (value := SLOT_VALUE.match(text, start)) is not None:
+                return text[:start], value.group(1)
+    return None
 
 
 def _statement(message: str) -> str:
     """The message as a fact: "remember that …" dropped, first letter capitalised, one final full stop."""
-    text = REQUEST.sub("", message).strip().rstrip(".!")
+    start = REQUEST_START.match(message)
+    text = REQUEST_END.sub("", message[start.end() if start else 0:]).strip().rstrip(".!")
     return text[:1].upper() + text[1:] + "." if text else ""
 
 
 def _value(text: str) -> str:
-    return re.sub(r"\s+(?:now|instead)$", "", text.strip(" .!—–-"), flags=re.I)
+    return re.sub(r" (?:now|instead)$", "", text.strip(" .!—–-"), flags=re.I)  # text is single-spaced
 
 
 def parse_change(message: str) -> Change | None:
@@ -101,28 +136,49 @@ def parse_change(message: str) -> Change | None:
     statement = _statement(message)
     if not statement or message.rstrip().endswith("?"):
         return None
-    sentence = statement.rstrip(".")
+    sentence = " ".join(statement.rstrip(".").split())  # single-spaced: no pattern below meets a run of spaces
     if (found := ACTUALLY.match(sentence)) is not None:
         return Change("actually", statement, "", _value(found.group("new")))
-    if (found := FROM_TO.match(sentence)) is not None:
-        subject = frozenset(tokenize(found.group("subject"))) - WORDS_OF_NO_SUBJECT
-        return Change("from-to", statement, found.group("old"), _value(re.split(r"\s+[—–-]\s+", found.group("new"))[0]),
-                      subject, found.group("old").strip())
-    if NO_LONGER.search(sentence):
+    if (parts := _from_to(sentence)) is not None:
+        subject, old, new = parts
+        return Change("from-to", statement, old, _value(re.split(r" [—–-] ", new)[0]),
+                      frozenset(tokenize(subject)) - WORDS_OF_NO_SUBJECT, old.strip())
+    if NO_LONGER.search(sentence) or any((n := NOT.search(part)) and ANY_MORE.search(part, n.end())
+                                         for part in sentence.split(".")):
         return Change("no-longer", statement, sentence, "")
     for form, pattern in (("switched-to", SWITCHED_TO), ("is-now", IS_NOW)):
-        if (found := pattern.match(sentence)) is not None:
-            subject = frozenset(tokenize(found.group("subject"))) - WORDS_OF_NO_SUBJECT
-            query = sentence if form == "switched-to" else f"{found.group('subject')} {found.group('verb') or ''}"
-            return Change(form, statement, query.strip(), _value(found.group("new")), subject)
+        if (found := pattern.search(sentence, 1)) is not None:  # the subject is at least one character
+            subject = sentence[:found.start()]
+            verb = found.groupdict().get("verb") or ""
+            query = sentence if form == "switched-to" else f"{subject} {verb}"
+            return Change(form, statement, query.strip(), _value(sentence[found.end():]),
+                          frozenset(tokenize(subject)) - WORDS_OF_NO_SUBJECT)
     return None
+
+
+def _from_to(sentence: str) -> tuple[str, str, str] | None:
+    """(subject, A, B) of "subject … switched … from A to B", or None: the first verb, its first "from", the
+    first " to " after that (if those fail, every later choice fails too, so nothing is tried twice)."""
+    verb = CHANGE_VERB.search(sentence)
+    start = FROM.search(sentence, verb.end()) if verb else None
+    rest = sentence[start.end():] if start else ""
+    to = TO.search(rest, 1)
+    if to is None or to.end() >= len(rest):
+        return None
+    return sentence[:verb.start()], rest[:to.start()], rest[to.end():]
 
 
 def _quoted_in_last_answer(earlier: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """(id, text) of each memory the previous answer quoted as "text [mem_0001]"."""
     answer = next((str(m.get("content") or "") for m in reversed(earlier) if m.get("role") == "assistant"), "")
-    quoted = re.findall(r"([^\[\]]+?)\s*\[(mem_\d+)\]", answer)
-    return [(memory_id, re.sub(r"^\s*(?:From memory:)?\s*", "", text).strip()) for text, memory_id in quoted]
+    quoted, start = [], 0
+    for citation in CITATION.finditer(answer):  # the text before each "[mem_…]", back to the previous bracket
+        before = answer[start:citation.start()]
+        text = before[max(before.rfind("["), before.rfind("]")) + 1:]
+        start = citation.end()
+        if text:
+            quoted.append((citation.group(1), re.sub(r"^\s*(?:From memory:)?\s*", "", text).strip()))
+    return quoted
 
 
 def update_reply(messages: list[dict[str, Any]], available: set[str], make_call: Callable[[str, dict[str, Any]], ToolCall],
@@ -162,5 +218,5 @@ def update_reply(messages: list[dict[str, Any]], available: set[str], make_call:
     if result.startswith("Error:"):
         return f"The {name} tool reported a problem — {result[len('Error:'):].strip()}"
     if name == "memory_update":
-        return "Noted the change. " + result
+        return "Noted the change. " + as_quoted_text(result)  # it repeats both texts: data, not citations
     return (f"Noted. {result} No current memory matched {change.query!r}, so nothing was superseded.")

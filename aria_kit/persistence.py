@@ -19,13 +19,17 @@ counter of deletes tells them when a full reload is needed instead.
 A file this code did not write (another schema version, another embedder,
 unrelated tables, not SQLite at all) is refused with ``MemoryFileError``
 before a single byte of it is changed. So are a path that is not a file path,
-a damaged file (found at open or on any later read), and a file or folder this
-process may not write: the message says which, and what to do. A read-only
-file can still be searched; storing into it fails and changes nothing. The one
-exception to "refused unchanged" is a file of schema version 1 (written before
-memories could be superseded): it is upgraded in place, in one transaction, by
+a damaged or hand-edited file (rows numbered outside 1 … 2^62, supersede links
+that dangle or form a cycle: found at open; a damaged row: at open or on any
+later read), and a file or folder this process may not write: the message
+says which, and what to do. A read-only file can still be searched; storing
+into it fails and changes nothing. The one exception to "refused unchanged" is
+a file of schema version 1 (written before memories could be superseded): once
+every row has been checked it is upgraded in place, in one transaction, by
 adding the three empty link columns — nothing in it is rewritten, and an older
-aria_kit then refuses it with a clear message. This module knows nothing about BM25
+aria_kit then refuses it with a clear message (read-only, it is read as it is).
+A change that another process made first (a supersede of what it just deleted
+or superseded) is ``ChangedByAnotherProcess``, not damage. This module knows nothing about BM25
 or ranking; ``hybrid_memory.py`` rebuilds those from the rows.
 """
 
@@ -42,6 +46,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from aria_kit.memory_rules import SEQ_LIMIT, chain_problem
 
 SCHEMA_VERSION = 2
 FORMAT = "aria_kit memory"
@@ -66,6 +72,10 @@ _COLUMNS = "seq, text, metadata, embedding, superseded_by, superseded_at, supers
 
 class MemoryFileError(ValueError):
     """The file cannot be used as this memory's store; the message says why and what to do."""
+
+
+class ChangedByAnotherProcess(ValueError):
+    """Another process changed this memory first (a lost race, not damage): search again and retry."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +113,7 @@ class MemoryFile:
             raise MemoryFileError(f"cannot open memory file {self.path}: {exc}. "
                                   "Check that its folder exists and is writable.") from exc
         self._data_version: int | None = None
+        self._columns = _COLUMNS  # a version-1 file this process may not upgrade is read with empty links
         try:
             with self._transaction("IMMEDIATE"):  # two processes creating the same new file: one wins
                 state = self._refuse_if_unusable(self._conn)
@@ -114,12 +125,21 @@ class MemoryFile:
                     self._conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 elif state == "version 1":
-                    for statement in _MIGRATE_FROM_V1:
-                        self._conn.execute(statement)
-                    self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    self._upgrade_from_v1()
         except BaseException:
             self._conn.close()
             raise
+
+    def _upgrade_from_v1(self) -> None:
+        """Add the link columns (inside the open transaction), or, if this process may not write, read as is."""
+        try:
+            for statement in _MIGRATE_FROM_V1:
+                self._conn.execute(statement)
+            self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.Error as exc:
+            if _problem(exc) != "access":
+                raise
+            self._columns = _COLUMNS.split(", superseded_by")[0] + ", NULL, NULL, NULL"
 
     def _refuse_if_unusable(self, conn: sqlite3.Connection) -> str:
         """Return "empty", "ours" or "version 1" (ours, to upgrade); raise ``MemoryFileError`` for anything else."""
@@ -149,7 +169,30 @@ class MemoryFile:
                                   f"({meta.get('dim')}-d), but this memory uses {self.embedder_name!r} "
                                   f"({self.dim}-d), and vectors from different embedders cannot be compared. "
                                   "Open it with the embedder that wrote it, or pass a path to a new file.")
+        self._refuse_bad_rows(conn, version)
         return "ours" if version == SCHEMA_VERSION else "version 1"
+
+    def _refuse_bad_rows(self, conn: sqlite3.Connection, version: int) -> None:
+        """Refuse rows no version of this code writes: a version-1 file wholly (before it is upgraded), a
+        version-2 file's numbers and links (its rows' contents are checked as they are read)."""
+        try:
+            if version == 1:
+                rows = {}
+                for values in conn.execute("SELECT seq, text, metadata, embedding FROM memories"):
+                    self._row(*values)
+                    rows[values[0]] = (None, None)
+            else:
+                rows = {seq: (by, of) for seq, by, of in conn.execute(
+                    "SELECT seq, superseded_by, supersedes FROM memories")}
+            handed_out = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'memories'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise _unusable(self.path, exc) from exc
+        problem = chain_problem(rows)
+        if problem is None and handed_out is not None and not 0 <= handed_out[0] <= SEQ_LIMIT:
+            problem = f"the last memory number handed out is {handed_out[0]}, beyond {SEQ_LIMIT:,}"
+        if problem is not None:
+            raise MemoryFileError(f"{self.path}: {problem}; the file was edited by hand or is damaged. It was left "
+                                  "untouched. Restore a backup, or pass a path to a new file.")
 
     @contextmanager
     def _transaction(self, kind: str = "DEFERRED") -> Iterator[None]:
@@ -164,10 +207,16 @@ class MemoryFile:
                     self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
-        except MemoryFileError:
+        except (MemoryFileError, ChangedByAnotherProcess):  # said already: not damage
             raise
         except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:  # rolled back: nothing changed
             raise _unusable(self.path, exc) from exc
+
+    def _refuse_if_not_upgraded(self) -> None:
+        # A version-1 file read as it is (this process may not write it): any change is refused as for a
+        # read-only file, before a statement about links it lacks could be mistaken for damage.
+        if self._columns != _COLUMNS:
+            raise _unusable(self.path, sqlite3.OperationalError("attempt to write a readonly database"))
 
     def changed(self) -> bool:
         """Whether another connection committed since the last call (always true on the first)."""
@@ -177,6 +226,7 @@ class MemoryFile:
 
     def insert(self, items: Sequence[tuple[str, dict[str, Any], np.ndarray]]) -> list[int]:
         """Append ``(text, metadata, vector)`` rows in one committed transaction; return their seqs."""
+        self._refuse_if_not_upgraded()
         with self._transaction("IMMEDIATE"):
             return [
                 self._conn.execute(
@@ -192,6 +242,7 @@ class MemoryFile:
         A deleted version of a fact is cut out of its chain: its predecessor now
         points to its successor, or, when it was the current version, becomes current again.
         """
+        self._refuse_if_not_upgraded()
         with self._transaction("IMMEDIATE"):
             before = self._deletes()
             links = self._conn.execute("SELECT superseded_by, supersedes FROM memories WHERE seq = ?", (seq,)).fetchone()
@@ -208,16 +259,17 @@ class MemoryFile:
         """Insert ``item`` as the successor of row ``old_seq``, in one transaction (lesson 10).
 
         Returns the new seq and the change counter *before* this change. Raises
-        ``ValueError`` (and writes nothing) if ``old_seq`` is gone or already superseded.
+        ``ChangedByAnotherProcess`` (and writes nothing) if ``old_seq`` is gone or already superseded.
         """
+        self._refuse_if_not_upgraded()
         with self._transaction("IMMEDIATE"):
             before = self._deletes()
             found = self._conn.execute("SELECT superseded_by FROM memories WHERE seq = ?", (old_seq,)).fetchone()
-            if found is None:
-                raise ValueError(f"there is no memory mem_{old_seq:04d} to supersede")
-            if found[0] is not None:
-                raise ValueError(f"mem_{old_seq:04d} was already superseded by mem_{found[0]:04d}; "
-                                 f"supersede mem_{found[0]:04d}, the current version, instead")
+            # The caller found old_seq current a moment ago, so another process got here first.
+            if found is None or found[0] is not None:
+                what = "deleted it" if found is None else f"superseded it by mem_{found[0]:04d} (already superseded)"
+                raise ChangedByAnotherProcess(f"another process changed memory mem_{old_seq:04d} first (it "
+                                              f"{what}); search memory again for the current version and retry")
             text, metadata, vector = item
             new_seq = self._conn.execute(
                 "INSERT INTO memories (text, metadata, embedding, supersedes) VALUES (?, ?, ?, ?)",
@@ -239,7 +291,7 @@ class MemoryFile:
             deletes = self._deletes()
             reload = deletes != deletes_seen
             cursor = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE seq > ? ORDER BY seq",
+                f"SELECT {self._columns} FROM memories WHERE seq > ? ORDER BY seq",
                 (0 if reload else after_seq,),
             )
             rows = [self._row(*values) for values in cursor]
@@ -249,6 +301,8 @@ class MemoryFile:
         # Changes to rows already stored (deletes and supersedes): what makes a reader reload everything.
         # Each counter is read as written (a digit string): SQL's CAST would turn a damaged 'many' into 0.
         counters = dict(self._conn.execute("SELECT key, value FROM meta WHERE key IN ('deletes', 'supersedes')"))
+        if self._columns != _COLUMNS:  # a version-1 file, not upgraded: it has no supersedes counter
+            counters.setdefault("supersedes", "0")
         return int(counters.get("deletes")) + int(counters.get("supersedes"))  # a missing one: TypeError, refused
 
     def _row(self, seq: int, text: Any, metadata: Any, blob: Any, superseded_by: int | None = None,

@@ -14,7 +14,8 @@ retriever's own candidate list). They are answered twice, on one engine:
   or cluster (``url=``), or any ready ``QdrantClient`` (``client=``; its
   pure-Python local mode too).
 
-``open_engine`` picks one from ``QdrantMemory``'s arguments. Both take and
+``open_engine`` (in ``qdrant_server.py``, so that module imports this one and
+never the reverse) picks one from ``QdrantMemory``'s arguments. Both take and
 return the plain types below, so ``qdrant_memory.py`` names no engine type. Not here: ids, the ledger, superseding and BM25 weights (those are
 the memory's rules, in ``qdrant_memory.py``); HNSW, quantisation, snapshots:
 Edge segments are left unoptimised, so every search is exact.
@@ -22,13 +23,13 @@ Edge segments are left unoptimised, so every search is exact.
 
 from __future__ import annotations
 
-import os
+import json
 import shutil
 import tempfile
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 try:
     import qdrant_edge as qe
@@ -38,15 +39,11 @@ except ImportError as exc:  # an optional extra: the core lessons never import t
 
 from aria_kit.bm25_vectors import SparseVector
 
-if TYPE_CHECKING:
-    from qdrant_client import QdrantClient
-
-    from aria_kit.qdrant_server import ClientEngine
-
 DENSE, SPARSE = "dense", "bm25"
 # Qdrant (server, local mode and Edge alike) scores 1/(k + position) with positions from 0, so k = 61 is the
 # kit's k = 60 on ranks from 1; tests/test_qdrant_memory.py checks it against reciprocal_rank_fusion
 RRF_K = 61
+MAX_COLLECTION_BYTES = 255  # a collection is a folder, and file systems cap a name at 255 bytes
 NEVER_INDEX_KB = 10**9  # Edge builds an HNSW index for segments above this size; 1 TB: never
 
 
@@ -87,8 +84,15 @@ class EdgeEngine:
         if not collection or collection in (".", "..") or any(c in collection for c in "/\\\0"):
             raise ValueError(f"collection={collection!r} names a folder inside path=; use a plain name such as "
                              "'aria_memory'")
+        if len(collection.encode("utf-8")) > MAX_COLLECTION_BYTES:
+            raise ValueError(f"collection= is {len(collection.encode('utf-8'))} bytes long; a folder name holds at "
+                             f"most {MAX_COLLECTION_BYTES}: use a shorter name such as 'aria_memory'")
+        if Path(folder).exists() and not Path(folder).is_dir():
+            raise ValueError(f"path={str(folder)!r} is a file; QdrantMemory keeps its points in a folder: pass a "
+                             "folder's path (it is created if missing), such as 'memory_qdrant'")
         self.folder = Path(folder) / collection
         self.created = not (self.folder / "edge_config.json").exists()
+        _refuse_if_not_ours(self.folder, self.created)
         # never build an HNSW index (not even if someone calls optimize()), so search stays exact
         config = qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
                                sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
@@ -96,11 +100,13 @@ class EdgeEngine:
         try:
             self.shard = qe.EdgeShard.create(str(self.folder), config) if self.created else qe.EdgeShard.load(
                 str(self.folder))
-        except Exception as exc:
+        except Exception as exc:  # Edge raises a bare Exception; say which folder and what to do
             if "WouldBlock" in str(exc):  # Edge's message for a write-ahead log another shard holds
                 raise RuntimeError(f"{self.folder} is open in another QdrantMemory (in this process or "
                                    "another): close that one first (memory.close()), or pass another path=.") from exc
-            raise
+            raise ValueError(f"Qdrant Edge could not {'create' if self.created else 'open'} the collection folder "
+                             f"{self.folder} ({exc}). Check that the folder is writable, or restore it from a backup, "
+                             "or pass another path= or collection=.") from exc
         if self.created and indexed:  # a filter on an unindexed field reads every payload: 8x slower at 10,000
             self.shard.update(qe.UpdateOperation.create_field_index(indexed, qe.PayloadSchemaType.Keyword))
 
@@ -194,31 +200,16 @@ def plain_vectors(vectors: Any) -> dict[str, Any]:
             for name, v in (vectors or {}).items()}
 
 
-def open_engine(location: str | None, url: str | None, path: str | Path | None, client: QdrantClient | None,
-                api_key: str | None, collection: str, dim: int, indexed: str | None = None) -> EdgeEngine | ClientEngine:
-    """The engine for the one place given; with none, ``ARIA_QDRANT_URL`` if set, else embedded in memory.
-
-    Embedded (``":memory:"`` or ``path=``) is Qdrant Edge; a server (``url=``) or a
-    ready ``client=`` goes through qdrant-client.
-    """
-    places = (("location", location), ("url", url), ("path", path), ("client", client))
-    given = {kind: value for kind, value in places if value not in (None, "")}
-    if len(given) > 1:
-        raise ValueError("give at most one of location=, url=, path= and client= (where the memory lives)")
-    env_url = os.environ.get("ARIA_QDRANT_URL")
-    ((kind, where),) = given.items() or ({"url": env_url} if env_url else {"location": ":memory:"}).items()
-    if kind == "path" or (kind == "location" and where == ":memory:"):
-        return EdgeEngine(where if kind == "path" else None, collection, dim, indexed=indexed)
-    from aria_kit.qdrant_server import ClientEngine  # qdrant-client is imported only for a server
-
-    if kind == "client":
-        return ClientEngine(where, collection, dim, repr(where), owned=False)
+def _refuse_if_not_ours(folder: Path, created: bool) -> None:
+    """``ValueError`` for a collection folder that holds files but no shard, or a shard config that is not JSON."""
+    if created:
+        if folder.is_dir() and any(folder.iterdir()):
+            found = ", ".join(sorted(p.name for p in folder.iterdir())[:5])
+            raise ValueError(f"{folder} is not empty ({found}) but holds no Qdrant Edge collection; it was left "
+                             "untouched: pass another path= or collection=, or empty that folder")
+        return
     try:
-        from qdrant_client import QdrantClient
-    except ImportError as exc:
-        raise ImportError(f"QdrantMemory({kind}={where!r}) talks to a Qdrant server through qdrant-client: "
-                          "pip install 'aria_kit[qdrant]'") from exc
-    if kind == "url":
-        key = api_key or os.environ.get("ARIA_QDRANT_API_KEY")
-        return ClientEngine(QdrantClient(url=where, api_key=key), collection, dim, where, owned=True)
-    return ClientEngine(QdrantClient(location=str(where)), collection, dim, str(where), owned=True)
+        json.loads((folder / "edge_config.json").read_text(encoding="utf-8"))
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"{folder / 'edge_config.json'} is damaged ({type(exc).__name__}); it was left untouched: "
+                         "restore the folder from a backup, or pass another path= or collection=") from exc

@@ -37,9 +37,9 @@ Superseding (lesson 10) lives in the payload: the old point gets
 ``superseded_by`` and ``superseded_at``, the new one ``supersedes``, and
 default search filters on "``superseded_by`` is empty", so collections written
 before superseding existed need no migration. Qdrant has no transactions: the
-new point is written before the old one is marked, so a crash in between
-leaves two current versions (the new one already pointing back), never a lost
-one. Not here: sharding, snapshots, quantisation.
+ledger notes the supersede as pending, the new point is written, the old one
+is marked, and the note is cleared; a crash in between leaves the new point
+pointing back, never a lost version, and the next open finishes the link. Not here: sharding, snapshots, quantisation.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ from aria_kit.embeddings import default_embedder
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, seq_of
 from aria_kit.memory_rules import make_memory_id
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
-from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, Nearest, Point, open_engine
+from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, Nearest, Point
+from aria_kit.qdrant_server import open_engine
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -63,7 +64,8 @@ if TYPE_CHECKING:
 LEDGER = 0
 BATCH = 256  # points per request: far below a server's 32 MB request limit
 MARGIN = 10  # fused hits asked of the engine beyond top_k, so their payloads come with them (see search)
-CURRENT_UNLESS = "superseded_by"  # a memory is current while this payload field is empty
+CURRENT_UNLESS = "superseded_by"
+PENDING = "pending_supersede"  # in the ledger: [old id, new id, at] of a supersede until both its writes are done  # a memory is current while this payload field is empty
 
 
 class QdrantMemory(MemoryBackend):
@@ -124,6 +126,12 @@ class QdrantMemory(MemoryBackend):
             raise ValueError(f"collection {self.collection!r} was written with other settings "
                              f"({ {key: ledger.get(key) for key in settings} }, not {settings}); open it with "
                              "the same embedder, or pass another collection= name.")
+        if ledger.get(PENDING):  # a supersede that a crash cut between its two writes: finish it now
+            old_id, new_id, at = ledger[PENDING]
+            old, new = self.get(old_id), self.get(new_id)
+            if old is not None and new is not None and old.superseded_by is None and new.supersedes == old_id:
+                self.engine.set_payload([seq_of(old_id)], {"superseded_by": new_id, "superseded_at": at})
+            self.engine.set_payload([LEDGER], {PENDING: None})
         return int(ledger["last_number"])
 
     @property
@@ -154,13 +162,17 @@ class QdrantMemory(MemoryBackend):
         return [{DENSE: row.tolist(), SPARSE: document_vector(tokenize(text, stem=self._stemming))}
                 for text, row in zip(texts, self.embedder.embed(texts))]
 
-    def _claim(self, vectors: list[dict[str, Any]], payloads: list[dict[str, Any]]) -> list[int]:
+    def _claim(self, vectors: list[dict[str, Any]], payloads: list[dict[str, Any]],
+               supersedes: tuple[str, str] | None = None) -> list[int]:
         """Insert each point at the next free number; return the numbers, in input order.
 
         Several processes may write to one server and Qdrant has no transactions,
         so numbers are claimed optimistically: skip numbers already taken, insert
         with ``insert_only`` (never overwriting) tagged with this call's ``writer``
         token, read the tokens back, and retry whatever another writer got first.
+        Each batch's numbers are written to the ledger *before* its points (with ``supersedes``, the
+        ``(old id, at)`` of a supersede, as pending), so a crash in between leaves a gap, never a number
+        that a later store could hand out again once its point is deleted.
         """
         writer, numbers, pending = uuid.uuid4().hex, {}, list(range(len(vectors)))
         while pending:
@@ -169,14 +181,19 @@ class QdrantMemory(MemoryBackend):
             if taken:  # our counter is stale: another writer got there first
                 self._next_number = max(p.id for p in taken) + 1
                 continue
+            intent = {PENDING: [supersedes[0], make_memory_id(min(batch)), supersedes[1]]} if supersedes else {}
+            self.engine.set_payload([LEDGER], {"last_number": max(self._last_number(), max(batch)), **intent})
             self.engine.insert([Point(n, {"memory_id": make_memory_id(n), **payloads[i], "writer": writer},
                                       vectors=vectors[i]) for n, i in batch.items()])
             mine = self.engine.retrieve(list(batch), payload=["writer"])
             numbers.update((batch[p.id], p.id) for p in mine if p.payload.get("writer") == writer)
             pending = [i for i in pending if i not in numbers]
             self._next_number = max(batch) + 1
-        self.engine.set_payload([LEDGER], {"last_number": self._next_number - 1})
         return [numbers[i] for i in range(len(vectors))]
+
+    def _last_number(self) -> int:
+        found = self.engine.retrieve([LEDGER], payload=["last_number"])
+        return int(found[0].payload.get("last_number", 0)) if found else 0
 
     def delete(self, memory_id: str) -> bool:
         """Forget one memory; return whether it existed. Its id is never handed out again.
@@ -187,11 +204,11 @@ class QdrantMemory(MemoryBackend):
         if gone is None:
             return False
         self.engine.delete([seq_of(memory_id)])
-        if gone.supersedes is not None:
+        if gone.supersedes is not None and self.get(gone.supersedes) is not None:  # a neighbour may be gone
             links = {"superseded_by": gone.superseded_by} if gone.superseded_by else {"superseded_by": None,
                                                                                       "superseded_at": None}
             self.engine.set_payload([seq_of(gone.supersedes)], links)
-        if gone.superseded_by is not None:
+        if gone.superseded_by is not None and self.get(gone.superseded_by) is not None:
             self.engine.set_payload([seq_of(gone.superseded_by)], {"supersedes": gone.supersedes})
         return True
 
@@ -205,8 +222,10 @@ class QdrantMemory(MemoryBackend):
                              f"supersede {old.superseded_by}, the current version, instead")
         text, at = check_text(text), check_moment(at)
         metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
-        (number,) = self._claim(self._vectors([text]), [{"text": text, "metadata": metadata, "supersedes": old_id}])
+        (number,) = self._claim(self._vectors([text]), [{"text": text, "metadata": metadata, "supersedes": old_id}],
+                                supersedes=(old_id, at))
         self.engine.set_payload([seq_of(old_id)], {"superseded_by": make_memory_id(number), "superseded_at": at})
+        self.engine.set_payload([LEDGER], {PENDING: None})
         return make_memory_id(number)
 
     # ------------------------------------------------------------ reading

@@ -4,17 +4,20 @@
 with qdrant-client's API: a server or cluster (``url=``), or any ready
 ``QdrantClient`` (``client=``, its pure-Python local mode too). The same
 engine as embedded mode, over HTTP; one request batch per search (one round
-trip). Connection and API-key failures become errors that say what to do. Not
+trip). Connection and API-key failures become errors that say what to do.
+``open_engine`` picks Edge or a server from ``QdrantMemory``'s arguments. Not
 here: the memory's rules (``qdrant_memory.py``); a payload index on
 ``superseded_by`` (a server's operator may add one; see docs/qdrant.md).
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aria_kit.bm25_vectors import SparseVector
-from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, Nearest, Point, plain_vectors
+from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, EdgeEngine, Nearest, Point, plain_vectors
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -111,3 +114,31 @@ class ClientEngine:
         if isinstance(vector, SparseVector):
             return self._models.SparseVector(indices=vector.indices, values=vector.values)
         return vector
+
+
+def open_engine(location: str | None, url: str | None, path: str | Path | None, client: QdrantClient | None,
+                api_key: str | None, collection: str, dim: int, indexed: str | None = None) -> EdgeEngine | ClientEngine:
+    """The engine for the one place given; with none, ``ARIA_QDRANT_URL`` if set, else embedded in memory.
+
+    Embedded (``":memory:"`` or ``path=``) is Qdrant Edge; a server (``url=``) or a
+    ready ``client=`` goes through qdrant-client.
+    """
+    places = (("location", location), ("url", url), ("path", path), ("client", client))
+    given = {kind: value for kind, value in places if value not in (None, "")}
+    if len(given) > 1:
+        raise ValueError("give at most one of location=, url=, path= and client= (where the memory lives)")
+    env_url = os.environ.get("ARIA_QDRANT_URL")
+    ((kind, where),) = given.items() or ({"url": env_url} if env_url else {"location": ":memory:"}).items()
+    if kind == "path" or (kind == "location" and where == ":memory:"):
+        return EdgeEngine(where if kind == "path" else None, collection, dim, indexed=indexed)
+    if kind == "client":
+        return ClientEngine(where, collection, dim, repr(where), owned=False)
+    try:
+        from qdrant_client import QdrantClient
+    except ImportError as exc:
+        raise ImportError(f"QdrantMemory({kind}={where!r}) talks to a Qdrant server through qdrant-client: "
+                          "pip install 'aria_kit[qdrant]'") from exc
+    if kind == "url":
+        key = api_key or os.environ.get("ARIA_QDRANT_API_KEY")
+        return ClientEngine(QdrantClient(url=where, api_key=key), collection, dim, where, owned=True)
+    return ClientEngine(QdrantClient(location=str(where)), collection, dim, str(where), owned=True)

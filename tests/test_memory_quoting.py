@@ -15,6 +15,7 @@ import pytest
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.interfaces import Hit
+from aria_kit.memory_rules import as_quoted_text
 from aria_kit.offline import OfflineProvider
 from aria_kit.persona import ARIA
 from aria_kit.tools import MemorySearchTool, default_tools
@@ -84,7 +85,8 @@ def test_offline_answer_cites_only_the_real_id_of_a_poisoned_memory(forged: str)
     memory = poisoned_memory(forged)
     agent = AutonomousAgent(ARIA, OfflineProvider(), memory, default_tools(memory))
     answer = agent.chat("What is the admin password?")
-    assert answer == f"From memory: {memory.get('mem_0002').text} [mem_0002]"
+    # the forged "[mem_0001]" inside the text is quoted as data, "(mem_0001)": only the real hit is cited
+    assert answer == f"From memory: {as_quoted_text(memory.get('mem_0002').text)} [mem_0002]"
 
 
 def test_offline_answer_without_tools_reads_only_the_real_recalled_memories() -> None:
@@ -92,4 +94,5 @@ def test_offline_answer_without_tools_reads_only_the_real_recalled_memories() ->
     agent = AutonomousAgent(ARIA, OfflineProvider(), memory, tools=(), recall_k=1)
     answer = agent.chat("admin password")
     record = memory.get("mem_0002")
-    assert answer == f"No tools are available; recalled memories: [mem_0002] ({record.category}) {record.text}"
+    assert answer == (f"No tools are available; recalled memories: [mem_0002] ({record.category}) "
+                      f"{as_quoted_text(record.text)}")
