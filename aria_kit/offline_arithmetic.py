@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-NUM = r"\d+(?:\.\d+)?"
+NUM = r"(?<![\d.])\d+(?:\.\d+)?"  # starts only where a number starts: a search stays linear in a long run of digits
 UNITS = {  # unit → (dimension, size in the dimension's base unit: seconds, metres, grams)
     "second": ("time", 1), "minute": ("time", 60), "hour": ("time", 3600), "day": ("time", 86400),
     "week": ("time", 604800), "millimetre": ("length", 0.001), "centimetre": ("length", 0.01),
@@ -97,6 +97,8 @@ def _number_value(words: str) -> str:
     """ "one hundred and five" → "105"; a lone "and" between two numbers is kept for the phrases above."""
     total = current = 0
     parts = re.split(r"\s+|-", words)
+    if len(parts) > 12:  # no quantity in a question is spelled with more words: leave a pasted wall of them as text
+        return words
     if "and" in parts and not any(p in SCALES for p in parts):
         return " and ".join(_number_value(p) for p in words.split(" and "))  # "add five and seven"
     for part in parts:

@@ -136,3 +136,26 @@ def test_reading_back_the_quoted_memories_matches_the_old_pattern(answer: str) -
     quoted = re.findall(r"([^\[\]]+?)\s*\[(mem_\d+)\]", answer)
     expected = [(memory_id, re.sub(r"^\s*(?:From memory:)?\s*", "", text).strip()) for text, memory_id in quoted]
     assert _quoted_in_last_answer([{"role": "assistant", "content": answer}]) == expected
+
+
+# ---------------------------------------------------------------- arithmetic, the stand-in's other parser
+
+ARITHMETIC_HOSTILE = {
+    "a run of digits after how many": ("how many minutes in " + "7" * N)[:N],
+    "a run of digits before a unit": "1" * (N - 12) + " km to miles",
+    "dotted digits": ("1." * N)[:N],
+    "number words, repeated": ("what is " + "one hundred and " * 7000)[:N],
+    "spaces inside a sum": "what is 5" + " " * (N - 12) + "+ 7",
+    "rates, repeated": ("3 hours each day " * 6000)[:N],
+    "a long sum": ("2+" * N)[: N - 1] + "2",
+}
+
+
+def test_arithmetic_on_100_kb_hostile_messages_stays_within_a_few_seconds() -> None:
+    from aria_kit.offline_arithmetic import to_expression
+
+    start = time.process_time()
+    with cpu_budget(BUDGET_S * 3, "arithmetic parsing on the hostile inputs"):
+        for text in ARITHMETIC_HOSTILE.values():
+            to_expression(text)  # a wall of number words is left as text, not turned into a 20,000-digit integer
+    assert time.process_time() - start < BUDGET_S
