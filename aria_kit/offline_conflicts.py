@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aria_kit.interfaces import AssistantMessage, ToolCall
+from aria_kit.memory_rules import as_quoted_text
 from aria_kit.write_conflicts import read_update_call
 
 
@@ -33,11 +34,11 @@ def conflict_reply(messages: list[dict[str, Any]], available: set[str],
         return None
     name, result = results[-1]
     if name == "memory_store" and result.startswith("Not stored:"):
-        return "I already have that. " + result
+        return "I already have that. " + as_quoted_text(result)  # stored text is data: no forged citation
     if name == "memory_store" and "memory_update" in available and (call := read_update_call(result)) is not None:
         return AssistantMessage(tool_calls=(make_call("memory_update", {"memory_id": call[0], "new_text": call[1]}),))
     if name == "memory_update" and any(n == "memory_store" and read_update_call(r) for n, r in results[:-1]):
         if result.startswith("Error:"):
             return f"The memory_update tool reported a problem — {result[len('Error:'):].strip()}"
-        return "Noted the change. " + result
+        return "Noted the change. " + as_quoted_text(result)
     return None

@@ -18,7 +18,7 @@ from typing import Any
 
 from aria_kit.bm25 import STOPWORDS, tokenize
 from aria_kit.interfaces import AssistantMessage, ToolCall
-from aria_kit.memory_rules import read_quoted_entries
+from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
 
 ASKS_SAID = re.compile(r"\b(?:what|when|where|did|have)\b.*?\b(I|we|you)\s+(?:ever\s+)?"
                        r"(?:say|said|tell|told|mention(?:ed)?|talk(?:ed)?|discuss(?:ed)?|write|wrote)\b"
@@ -59,7 +59,7 @@ def conversation_reply(messages: list[dict[str, Any]], available: set[str],
     if results[-1].startswith("Error:"):
         return f"The conversation_search tool reported a problem — {results[-1][len('Error:'):].strip()}"
     wanted = set(tokenize(arguments["query"], stem=True))
-    quoted = [f"on {str(e.get('at', '?'))[:10]} {WHO.get(e.get('speaker'), 'someone said')}: \"{e['text']}\" "
+    quoted = [f"on {str(e.get('at', '?'))[:10]} {WHO.get(e.get('speaker'), 'someone said')}: \"{as_quoted_text(e['text'])}\" "
               f"[{e['id']}]" for e in read_quoted_entries(results[-1]) if wanted & set(tokenize(e["text"], stem=True))]
     span = f" in the last {arguments['days']} days" if arguments["days"] else ""
     if not quoted:
