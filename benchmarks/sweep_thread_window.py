@@ -22,15 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aria_kit.datasets import load_dataset  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
-from aria_kit.measuring import evaluate  # noqa: E402
+from aria_kit.measuring import bootstrap_interval, evaluate, query_clusters  # noqa: E402
 from aria_kit.thread_context import THREAD_WINDOW  # noqa: E402
-from aria_kit.thread_evaluation import bootstrap_by_thread, thread_of_queries  # noqa: E402
 
 NAME, METRIC = "chitchat_turns", "recall@5"
 
 
 def cell(values, threads, sign: str = "") -> str:
-    low, high = bootstrap_by_thread(values, threads)
+    low, high = bootstrap_interval(values, clusters=threads)
     return f"{values.mean():{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
@@ -38,7 +37,7 @@ def table(split: str, windows: list[int]) -> None:
     """One Markdown row per window: vector, keyword and fused recall@5, and fused minus window 0."""
     dataset = load_dataset(NAME)
     runs = {w: evaluate(dataset, split, lambda w=w: HybridMemory(thread_window=w), depth=20) for w in windows}
-    threads = thread_of_queries(dataset, dataset.queries[split])
+    threads = query_clusters(dataset, dataset.queries[split])
     base = runs[0].scores("fused", METRIC)
     print(f"{NAME} / {split}: {len(threads)} questions from {len(set(threads))} sessions; {METRIC}, mean "
           "[95% interval, sessions resampled]\n")

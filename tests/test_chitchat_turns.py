@@ -9,7 +9,7 @@ import pytest
 from test_datasets import FIXTURES, _jsonl, _script
 
 from aria_kit.datasets import DATA_DIR, load_dataset
-from aria_kit.thread_evaluation import bootstrap_by_thread, thread_of_queries
+from aria_kit.measuring import bootstrap_interval, query_clusters
 
 USER = "720840be-e522-47ba-9e9f-143f66372673"
 
@@ -63,13 +63,13 @@ def test_the_shipped_set_loads_with_threads_and_the_same_questions_and_splits_as
 
 def test_a_bootstrap_by_thread_is_wider_than_one_by_question_when_questions_cluster() -> None:
     values = [1.0] * 10 + [0.0] * 10  # two threads: all hits in one, all misses in the other
-    low, high = bootstrap_by_thread(values, ["a"] * 10 + ["b"] * 10)
+    low, high = bootstrap_interval(values, clusters=["a"] * 10 + ["b"] * 10)
     assert (low, high) == (0.0, 1.0)
-    low, high = bootstrap_by_thread(values, [str(i) for i in range(20)])  # independent questions
+    low, high = bootstrap_interval(values, clusters=[str(i) for i in range(20)])  # independent questions
     assert 0.2 < low < 0.5 < high < 0.8
 
 
 def test_queries_belong_to_the_thread_of_their_first_answer() -> None:
     dataset = load_dataset("chitchat_turns")
     queries = dataset.queries["dev"][:5]
-    assert thread_of_queries(dataset, queries) == [q.relevant[0].split("-t")[0] for q in queries]
+    assert query_clusters(dataset, queries) == [q.relevant[0].split("-t")[0] for q in queries]
