@@ -161,3 +161,19 @@ class Lesson:
 def covered(sentence: str, fragments: list[str]) -> bool:
     text = normalise(sentence)
     return any(normalise(fragment) in text for fragment in fragments)
+
+
+if __name__ == "__main__":  # python tests/lesson_claims.py: per lesson, flagged sentences, claims and exemptions
+    import importlib.util
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    totals = [0, 0, 0]
+    for path in sorted((ROOT / "tests" / "claims").glob("lesson_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        counts = [sum(is_claim_like(s.text) for s in module.LESSON.sentences()), len(module.CLAIMS), len(module.EXEMPT)]
+        totals = [a + b for a, b in zip(totals, counts)]
+        print(f"{module.LESSON.stem:34} {counts[0]:4} flagged sentences {counts[1]:4} claims {counts[2]:4} exempt")
+    print(f"{'all':34} {totals[0]:4} flagged sentences {totals[1]:4} claims {totals[2]:4} exempt")
