@@ -89,7 +89,7 @@ class CheckedMemoryStoreTool(MemoryStoreTool):
     description = MemoryStoreTool.description + (
         " If a stored fact may say otherwise, the result names it and the memory_update call that replaces it.")
 
-    def run(self, text: str, category: str = "general", keep_both: bool = False) -> str:
+    def run(self, text: MemoryText, category: Category = "general", keep_both: bool = False) -> str:
         """Store a fact.
 
         text: The fact to remember, as a self-contained sentence.

@@ -71,14 +71,15 @@ def test_numbers_accept_ints_but_not_bools_and_limits_are_checked():
 # ---------------------------------------------------------------- issue 22, point 5: schemas declare what the code checks
 
 from aria_kit.interfaces import Tool  # noqa: E402
-from aria_kit.tools import MemoryUpdateTool, default_tools  # noqa: E402
+from aria_kit.tools import MemoryStoreTool, default_tools  # noqa: E402
 from toy_memory import ToyMemory  # noqa: E402
 
 
 def every_tool() -> list[Tool]:
+    """make_agent's tools (the checked memory_store and memory_update among them) and lesson 06's plain store."""
     memory = ToyMemory()
     memory.store("Alice's favourite language is Rust.", {"category": "user_pref"})
-    return default_tools(memory) + [MemoryUpdateTool(memory)]
+    return default_tools(memory, updates=True) + [MemoryStoreTool(memory)]
 
 
 def valid_arguments(tool: Tool) -> dict:
@@ -100,7 +101,7 @@ def probes(spec: dict, base):
             yield spec[key] + step, False, spec[key]
 
 
-@pytest.mark.parametrize("tool", every_tool(), ids=lambda t: t.name)
+@pytest.mark.parametrize("tool", every_tool(), ids=lambda t: type(t).__name__)
 def test_every_string_and_integer_parameter_declares_the_bounds_its_tool_enforces(tool):
     for name, spec in tool.parameters_schema()["properties"].items():
         if spec["type"] == "string" and "enum" not in spec:
@@ -109,13 +110,13 @@ def test_every_string_and_integer_parameter_declares_the_bounds_its_tool_enforce
             assert "minimum" in spec and "maximum" in spec, f"{tool.name}.{name}: declare minimum and maximum"
 
 
-@pytest.mark.parametrize("tool", every_tool(), ids=lambda t: t.name)
+@pytest.mark.parametrize("tool", every_tool(), ids=lambda t: type(t).__name__)
 def test_a_value_at_a_declared_bound_runs_and_one_past_it_is_refused_by_schema_and_by_run(tool):
     """The schema and the tool's own checks agree: one source for both."""
     for name, spec in tool.parameters_schema()["properties"].items():
         base = valid_arguments(tool).get(name, spec.get("default", ""))
         for value, should_pass, bound in probes(spec, base if isinstance(base, str) else spec.get("default", 0)):
-            fresh = next(t for t in every_tool() if t.name == tool.name)
+            fresh = next(t for t in every_tool() if type(t) is type(tool))
             arguments = {**valid_arguments(fresh), name: value}
             problems = validate_arguments(fresh.parameters_schema(), arguments)
             ran = fresh.run(**arguments)
