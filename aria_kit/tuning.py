@@ -30,7 +30,7 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
 from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
-from aria_kit.thread_context import THREAD_WINDOW, thread_of
+from aria_kit.thread_context import THREAD_WINDOW, ThreadOrder, thread_of
 
 
 # ------------------------------------------------------------------ a labelled split, scored once
@@ -123,21 +123,17 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
 
 
 def _keyword_sides(dataset: LabelledSet, stem: bool, window: int) -> list[list[str]]:
-    """Each document's BM25 tokens: its own, then (thread documents) those of ``window`` neighbours each side."""
+    """Each document's BM25 tokens: its own, then (thread documents) its neighbours' as ``ThreadOrder`` finds them."""
     own = [tokenize(document.text, stem=stem) for document in dataset.documents]
     if window < 1:
         return own
-    threads: dict = {}
+    order = ThreadOrder(window)  # the same neighbours as HybridMemory's, documents stored in file order
     for i, document in enumerate(dataset.documents):
         thread = thread_of(document.metadata)
         if thread is not None:
-            threads.setdefault(thread, []).append(i)
-    sides = [list(tokens) for tokens in own]
-    for members in threads.values():
-        for at, i in enumerate(members):
-            for j in members[max(0, at - window):at] + members[at + 1:at + 1 + window]:
-                sides[i].extend(own[j])
-    return sides
+            order.add(i, thread, None)
+    return [tokens + [t for j in order.neighbours(i) for t in own[j]] if i in order.place else tokens
+            for i, tokens in enumerate(own)]
 
 
 # ------------------------------------------------------------------ tuning on dev
