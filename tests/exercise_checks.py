@@ -20,6 +20,15 @@ def verdict(capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out.strip()[:1]
 
 
+def assert_refused(result: bool, capsys: pytest.CaptureFixture[str], hint: str = "") -> str:
+    """A check's answer to a wrong attempt: it returned False and printed ✗ with ``hint`` (the idea it missed).
+
+    Returns what it printed, for a test that also asserts the failing case it names."""
+    out = capsys.readouterr().out
+    assert result is False and out.startswith("✗") and hint in out, out
+    return out
+
+
 def check_tests(checks: list[tuple]) -> tuple[Callable[..., None], Callable[..., None]]:
     """The two tests every exercise check must pass, for ``checks`` = [(check, worked solution[, notebook stub]), …].
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from exercise_checks import check_tests, unwritten, verdict
+from exercise_checks import assert_refused, check_tests, unwritten, verdict
 
 from aria_kit.exercises import lesson04
 from aria_kit.solutions.lesson04 import MyHybridMemory, ScoreFusionMemory, rrf
@@ -157,9 +157,7 @@ test_lesson04_checks_pass_the_worked_solutions, test_lesson04_checks_say_not_don
     (_rrf_by_id_order, "not sorted best first"),
 ])
 def test_check_rrf_fails_typical_mistakes_with_a_reason(wrong, message, capsys):
-    assert lesson04.check_rrf(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and message in out
+    assert_refused(lesson04.check_rrf(wrong), capsys, message)
 
 
 @pytest.mark.parametrize("wrong, message", [
@@ -172,9 +170,7 @@ def test_check_rrf_fails_typical_mistakes_with_a_reason(wrong, message, capsys):
     (_EmptyMemoryCrashes, "an empty memory should return no hits"),
 ])
 def test_check_my_hybrid_memory_names_the_part_that_differs(wrong, message, capsys):
-    assert lesson04.check_my_hybrid_memory(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and message in out
+    assert_refused(lesson04.check_my_hybrid_memory(wrong), capsys, message)
 
 
 @pytest.mark.parametrize("wrong", [_ScoreFusionWithoutNormalising, _ScoreFusionWeightsSwapped])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from exercise_checks import check_tests
+from exercise_checks import assert_refused, check_tests
 
 from aria_kit.exercises import lesson05
 from aria_kit.solutions import lesson05 as solved
@@ -103,9 +103,7 @@ def _unseeded_sign_flip(a, b, resamples=10000, seed=0):
     (lesson05.check_sign_flip, _unseeded_sign_flip, "seed the generator"),
 ])
 def test_lesson05_checks_fail_typical_mistakes_with_a_reason(check, wrong, message, capsys):
-    assert check(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and message in out, out
+    assert_refused(check(wrong), capsys, message)
 
 
 def test_lesson05_quiz_key_scores_full_marks_and_every_wrong_option_is_explained(capsys):

@@ -13,7 +13,7 @@ import pytest
 from aria_kit.exercises import lesson06
 from aria_kit.solutions import lesson06 as sol06
 from aria_kit.solutions.lesson06 import WordCountTool, check_arguments, derive_schema, derive_schema_plus
-from exercise_checks import check_tests, verdict
+from exercise_checks import assert_refused, check_tests, verdict
 
 
 class _StubTool(WordCountTool):
@@ -247,6 +247,4 @@ def _optional_as_null_union(fn):  # JSON-schema's other spelling; the kit's deri
 
 @pytest.mark.parametrize("wrong", [_array_without_items, _optional_as_null_union])
 def test_stretch_schema_check_rejects_a_plausible_extension_and_names_the_parameter(wrong, capsys):
-    assert lesson06.check_stretch_schema(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and "tags_and_limit" in out, out
+    assert_refused(lesson06.check_stretch_schema(wrong), capsys, "tags_and_limit")

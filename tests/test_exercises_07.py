@@ -15,7 +15,7 @@ from aria_kit.exercises import lesson07
 from aria_kit.persona import AgentPersona
 from aria_kit.solutions import lesson07 as sol07
 from aria_kit.solutions.lesson07 import compile_persona, fit_prompt, violations
-from exercise_checks import check_tests, unwritten, verdict
+from exercise_checks import assert_refused, check_tests, unwritten, verdict
 
 CHECKS = [
     (lesson07.check_compile_persona, compile_persona),
@@ -116,9 +116,7 @@ def _in_text_order(persona: AgentPersona, text: str) -> list[str]:  # in the ord
                                              (_exact_spacing, "any run of spaces"),
                                              (_in_text_order, "the persona's order")])
 def test_violations_check_answers_a_typical_mistake_with_its_case_and_idea(wrong, idea, capsys):
-    assert lesson07.check_violations(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and idea in out, out
+    assert_refused(lesson07.check_violations(wrong), capsys, idea)
 
 
 # ---------------------------------------------------------------- exercise 07.3: a rule and its check
@@ -143,6 +141,4 @@ def test_rule_check_reports_the_untouched_stub_as_not_done_yet(capsys):
     (sol07.breaks_rule, sol07.GOOD[:1], sol07.BAD, "at least two"),               # too few cases to convince
 ], ids=["flags-everything", "flags-nothing", "ignores-non-memory-replies", "crashes-on-empty", "one-good-case"])
 def test_rule_check_answers_a_typical_wrong_design_with_a_hint(breaks_rule, good, bad, hint, capsys):
-    assert lesson07.check_persona_rule(sol07.RULE, breaks_rule, good, bad) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and hint in out, out
+    assert_refused(lesson07.check_persona_rule(sol07.RULE, breaks_rule, good, bad), capsys, hint)

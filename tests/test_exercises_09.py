@@ -10,7 +10,7 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.solutions.lesson09 import (MemoryForgetTool, glossary_web_search, make_forget_tool, move_memory,
                                          resume, save_conversation, seed_once)
 from aria_kit.tools import WebSearchTool
-from exercise_checks import check_tests, unwritten, verdict
+from exercise_checks import assert_refused, check_tests, unwritten, verdict
 
 CHECKS = [
     (lesson09.check_glossary_web_search, glossary_web_search),
@@ -204,6 +204,4 @@ def _reseeds_the_file(agent, path):
     (_reseeds_the_file, "the same texts"),
 ])
 def test_move_memory_check_answers_typical_wrong_moves_with_a_hint(wrong, hint, capsys):
-    assert lesson09.check_move_memory(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and hint in out, out
+    assert_refused(lesson09.check_move_memory(wrong), capsys, hint)

@@ -14,7 +14,7 @@ import pytest
 from aria_kit.exercises import lesson10
 from aria_kit.solutions.lesson10 import follow_to_current, replaces, search_as_of
 from aria_kit.write_conflicts import split_fact, words
-from exercise_checks import check_tests, verdict
+from exercise_checks import assert_refused, check_tests, verdict
 
 CHECKS = [(lesson10.check_follow_to_current, follow_to_current), (lesson10.check_replaces, replaces),
           (lesson10.check_search_as_of, search_as_of)]
@@ -45,9 +45,7 @@ def _ignores_unknown_ids(memory, memory_id):
     (_one_step, "keep following the links"), (_returns_the_record, "return the current version's id"),
     (_ignores_unknown_ids, "raise ValueError")])
 def test_follow_to_current_answers_each_wrong_walk_with_its_hint(wrong, says, capsys):
-    assert lesson10.check_follow_to_current(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and says in out, out
+    assert_refused(lesson10.check_follow_to_current(wrong), capsys, says)
 
 
 def _same_subject(old, new):  # "same first word" is the naive subject test
@@ -67,9 +65,7 @@ def _forgets_filler(old, new):  # the kit's rule, but "now" / "these days" count
     (_same_subject, "holds many values at once"), (_any_difference, "holds many values at once"),
     (_forgets_filler, "is a repeat")])
 def test_replaces_answers_each_wrong_rule_with_the_case_and_the_idea(wrong, says, capsys):
-    assert lesson10.check_replaces(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and says in out, out
+    assert_refused(lesson10.check_replaces(wrong), capsys, says)
 
 
 def test_replaces_accepts_another_correct_design(capsys):
@@ -95,9 +91,7 @@ def _change_day_excluded(memory, query, day, top_k=3):  # the day of a change st
 
 @pytest.mark.parametrize("wrong, says", [(_current_only, "before any change"), (_change_day_excluded, "on the day")])
 def test_search_as_of_answers_each_wrong_answer_with_the_day_it_fails(wrong, says, capsys):
-    assert lesson10.check_search_as_of(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and says in out, out
+    assert_refused(lesson10.check_search_as_of(wrong), capsys, says)
 
 
 def test_the_quiz_key_scores_full_marks_and_most_questions_ask_for_understanding():

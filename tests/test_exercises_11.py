@@ -21,7 +21,7 @@ from aria_kit.exercises import lesson11
 from aria_kit.interfaces import MemoryRecord
 from aria_kit.persona import ARIA
 from aria_kit.scripted import ScriptedProvider
-from exercise_checks import check_tests, verdict
+from exercise_checks import assert_refused, check_tests, verdict
 from aria_kit.solutions.lesson11 import highlight, render_history, render_memory, render_panel
 from toy_memory import ToyMemory
 
@@ -66,9 +66,7 @@ def _without_category(record):
     (_without_category, "category"),
 ])
 def test_render_memory_check_rejects_unsafe_or_unfaithful_html(wrong, hint, capsys):
-    assert lesson11.check_render_memory(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and hint in out
+    assert_refused(lesson11.check_render_memory(wrong), capsys, hint)
 
 
 def test_render_memory_check_rejects_a_non_string(capsys):
@@ -164,9 +162,7 @@ def _unescaped_rows(records, limit=5):
     (_unescaped_rows, "html.escape"),
 ])
 def test_render_panel_check_rejects_panels_that_miss_a_requirement(wrong, hint, capsys):
-    assert lesson11.check_render_panel(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and hint in out
+    assert_refused(lesson11.check_render_panel(wrong), capsys, hint)
 
 
 def test_worked_render_panel_says_one_older_memory_in_the_singular():
@@ -247,9 +243,7 @@ def _unescaped_history(versions):
     (_nothing_struck, "put a superseded version's text inside"), (_everything_struck, "strikes through the current"),
     (_no_successor, "name the successor"), (_unescaped_history, "Pass every value through html.escape")])
 def test_render_history_answers_each_wrong_design_with_its_hint(wrong, says, capsys):
-    assert lesson11.check_render_history(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and says in out, out
+    assert_refused(lesson11.check_render_history(wrong), capsys, says)
 
 
 def test_render_history_accepts_another_design_with_del_and_a_table(capsys):

@@ -18,7 +18,7 @@ from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.demo_data import CONVERSATION, DEMO_FACTS, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import lesson12
 from aria_kit.memory_rules import make_memory_id
-from exercise_checks import check_tests, verdict
+from exercise_checks import assert_refused, check_tests, verdict
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.solutions.lesson12 import bm25_weight, to_point_id, top3_agreement
@@ -110,9 +110,7 @@ def _ignores_avgdl(tf, doc_len, avgdl=10.0):  # always the fixed 10, whatever th
 @pytest.mark.parametrize(("wrong", "hint"), [(_without_k1_plus_1, "(k1 + 1)"), (_length_ratio_upside_down, "upside down"),
                                            (_no_saturation, "saturates"), (_ignores_avgdl, "always uses 10")])
 def test_bm25_weight_check_answers_a_plausible_mistake_with_its_smallest_case_and_a_hint(wrong, hint, capsys):
-    assert lesson12.check_bm25_weight(wrong) is False
-    out = capsys.readouterr().out
-    assert out.startswith("✗") and hint in out, out
+    out = assert_refused(lesson12.check_bm25_weight(wrong), capsys, hint)
     assert "bm25_weight(tf=" in out, f"the failing case should be named: {out}"
 
 
