@@ -140,15 +140,41 @@ class Lesson:
         """Every code cell's text output, in order."""
         return "\n".join(self._text(cell) for cell in self.notebook.cells if cell.cell_type == "code")
 
+    def quiz(self):
+        """The lesson's ``QUIZ`` (``aria_kit.exercises.lessonNN``), or ``None`` for a lesson without one."""
+        try:
+            return importlib.import_module(f"aria_kit.exercises.lesson{self.stem[:2]}").QUIZ
+        except (ModuleNotFoundError, AttributeError):
+            return None
+
+    def quiz_size_claims(self) -> list[Claim]:
+        """The quiz section's "Four questions on this lesson.", checked the same way in every lesson.
+
+        The number must be the quiz's, and the graded empty answer sheet must print "0 of N right."
+        """
+        quiz = self.quiz()
+        cells = [cell.source for cell in self.notebook.cells if cell.cell_type == "markdown" and "## Quiz" in cell.source]
+        found = re.search(r"\b(\d+|[Tt]hree|[Ff]our|[Ff]ive) questions\b", cells[-1]) if cells and quiz else None
+        if found is None:
+            return []
+        stated = found.group(1).lower()
+        stated_n = int(stated) if stated.isdigit() else ["three", "four", "five"].index(stated) + 3
+
+        def holds() -> bool:
+            size = len(quiz.questions)
+            assert stated_n == size, f"the quiz has {size} questions, the lesson says {stated}"
+            graded = self.output("QUIZ.grade(my_answers)").splitlines()
+            assert f"0 of {size} right." in graded, f"the graded empty sheet says {graded[-2:]!r}"
+            return True
+
+        return [Claim(found.group(0), holds)]
+
     def sentences(self) -> list[Sentence]:
         """Every sentence of the markdown cells, then of the lesson's quiz (prompt, options, explanations)."""
         found = [Sentence(f"cell {index}", text)
                  for index, cell in enumerate(self.notebook.cells) if cell.cell_type == "markdown"
                  for text in split_sentences(cell.source)]
-        try:
-            quiz = importlib.import_module(f"aria_kit.exercises.lesson{self.stem[:2]}").QUIZ
-        except (ModuleNotFoundError, AttributeError):  # a lesson without a quiz
-            quiz = None
+        quiz = self.quiz()
         for number, question in enumerate(quiz.questions if quiz else (), 1):
             parts = [("prompt", question.prompt), ("why", question.why)]
             parts += [(f"option {letter}", text) for letter, text in question.options.items()]
@@ -173,7 +199,8 @@ if __name__ == "__main__":  # python tests/lesson_claims.py: per lesson, flagged
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        counts = [sum(is_claim_like(s.text) for s in module.LESSON.sentences()), len(module.CLAIMS), len(module.EXEMPT)]
+        claims = len(module.CLAIMS) + len(module.LESSON.quiz_size_claims())
+        counts = [sum(is_claim_like(s.text) for s in module.LESSON.sentences()), claims, len(module.EXEMPT)]
         totals = [a + b for a, b in zip(totals, counts)]
         print(f"{module.LESSON.stem:34} {counts[0]:4} flagged sentences {counts[1]:4} claims {counts[2]:4} exempt")
     print(f"{'all':34} {totals[0]:4} flagged sentences {totals[1]:4} claims {totals[2]:4} exempt")

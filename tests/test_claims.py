@@ -61,7 +61,7 @@ def unchecked_sentences(lesson: Lesson, claims: list[Claim], exempt: dict[str, s
 @pytest.mark.parametrize("stem", STEMS, ids=IDS)
 def test_every_claim_holds(stem):
     module = _claims_module(stem)
-    failures = failed_claims(module.LESSON, module.CLAIMS)
+    failures = failed_claims(module.LESSON, module.CLAIMS + module.LESSON.quiz_size_claims())
     assert not failures, "sentences that disagree with the lesson's outputs:\n" + "\n".join(failures)
 
 
@@ -69,7 +69,7 @@ def test_every_claim_holds(stem):
 def test_every_claim_like_sentence_is_checked_or_exempt(stem):
     module = _claims_module(stem)
     assert module.LESSON.stem == stem
-    missing = unchecked_sentences(module.LESSON, module.CLAIMS, module.EXEMPT)
+    missing = unchecked_sentences(module.LESSON, module.CLAIMS + module.LESSON.quiz_size_claims(), module.EXEMPT)
     assert not missing, (f"{len(missing)} sentences of {stem} state a number, an order or a default with no claim "
                          f"or exemption in tests/claims/lesson_{stem[:2]}.py:\n" + "\n".join(missing))
 
@@ -133,3 +133,19 @@ def test_sentences_split_on_full_stops_and_lines_but_skip_code_and_headings():
             "| a | 2 |\n|---|---|\n- a bullet\n  that wraps\n- another")
     assert split_sentences(text) == ["First sentence.", "Second one wrapped here!", "| a | 2 |",
                                      "- a bullet that wraps", "- another"]
+
+
+def test_the_quiz_size_sentence_is_checked_in_every_lesson_alike(tmp_path, monkeypatch):
+    lesson = Lesson("06_tools")
+    assert [claim.text for claim in lesson.quiz_size_claims()] == ["Four questions"]
+    assert failed_claims(lesson, lesson.quiz_size_claims()) == []
+    notebook = nbformat.read(lesson.path, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown" and "## Quiz" in cell.source:
+            cell.source = cell.source.replace("Four questions", "Three questions")
+    (tmp_path / "notebooks").mkdir()
+    nbformat.write(notebook, tmp_path / "notebooks" / "06_tools.ipynb")
+    monkeypatch.setattr(lesson_claims, "ROOT", tmp_path)
+    miscounted = Lesson("06_tools")
+    failures = failed_claims(miscounted, miscounted.quiz_size_claims())
+    assert len(failures) == 1 and "the quiz has 4 questions, the lesson says three" in failures[0]

@@ -97,7 +97,6 @@ EXEMPT = {
     "a missing hint is an error, not a guess": "recap of cell 16's TypeError; 'derived' names, no number",
     "`X | None` and `Optional[X]` become the schema of `X`": "a specification of the stretch task",
     "Everything exercise 06.1 checked must still hold": "a specification of the stretch task",
-    "Four questions on this lesson": "counted by tests/test_quizzes.py (every quiz question graded)",
     "the signature alone gives the type, the default and so 'not required'": "quiz explanation of the schema rule "
                                                                             "cell 6 states",
     "Its type (integer), that it is optional, and its default 3": "restates the signature in the question prompt",

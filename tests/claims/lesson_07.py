@@ -73,7 +73,6 @@ EXEMPT = {
     "The live context puts the top memories for *this* message": "recap; the count is claimed in section 4",
     "The hits come best first, so the lowest-ranked memories go first": "a specification of the stretch task",
     "The check uses four recalled memories": "describes the stretch check (aria_kit/exercises/lesson07.py _fit_test)",
-    "Four questions on this lesson": "counted by tests/test_quizzes.py",
     "the compiled text is as long as a hand-written one": "quiz explanation; 'one' as a pronoun",
     "Offline, forbidding \"DDR5\" blanks it out of the answer": "claimed by the table in cell 25 (DDR5 becomes …); "
                                                                   "DDR5 is a name",

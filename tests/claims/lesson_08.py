@@ -245,7 +245,6 @@ CLAIMS = [
     Claim("so the only bracketed ids in an answer are real hits", courier_quotes_whole),
     Claim("in two model rounds", warm_up_two_rounds),
     Claim("a Unicode line separator) and compares", hostile_texts),
-    Claim("Five questions on this lesson", lambda: len(lesson08.QUIZ.questions) == 5),
     Claim("so turn 2's request begins with the same messages as turn 1's", each_request_starts_with_the_previous),
     Claim("so the very first message differs and the cache matches nothing after it", system_prompt_is_the_two_messages),
     Claim("One reply asks for twenty `memory_store` calls", quiz_flood),

@@ -11,7 +11,6 @@ from lesson05_figures import quotes
 from lesson_claims import Claim, Lesson
 
 from aria_kit.demo import CONVERSATION, DEMO_FACTS, HOT_SWAP_QUESTION, SHOWDOWN_QUERIES, StorageWebSearch, make_agent, seed_memory
-from aria_kit.exercises import lesson09
 from aria_kit.fusion import ConvexFusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.scripted import ScriptedProvider, say
@@ -199,7 +198,6 @@ CLAIMS = [
     Claim("It pastes the two results one after the other", hot_swap),
     Claim("The seven seeded facts come first, then the decision it stored itself", dump),
     Claim("by default the convex mix; RRF is the other mode", default_is_the_convex_mix_not_top_on_dev),
-    Claim("Five questions on this lesson", lambda: len(lesson09.QUIZ.questions) == 5),
     Claim("is called between turns 5 and 6", hot_swap_request),
     Claim("the history and the memory are untouched", hot_swap_request),
     Claim("one web_search schema, now StorageWebSearch's", hot_swap_request),

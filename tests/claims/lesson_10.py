@@ -128,7 +128,6 @@ EXEMPT = {
     "near-identical versions nearly tie": "recap of section 6 (claimed above)",
     "**Stretch 10.**": "the stretch task's specification",
     "The check gives a fact three versions": "the stretch check, described",
-    "Five questions; most ask you": "the quiz's size and kinds, tested in tests/test_exercises_10.py",
     "Go: the newer memory wins": "a quiz distractor",
     "a default search for Alice's language no longer returns": "the quiz question's premise (claimed by Q2's answer)",
     "No score changes": "explains a distractor; supersede changes no score (tests/test_superseding.py)",

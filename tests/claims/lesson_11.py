@@ -65,7 +65,6 @@ EXEMPT = {
     "… and 3 older memories.": "an example line of the exercise's specification",
     "The model is one line to change": "'one' is ordinary wording",
     "(\"v1.0\")": "an example word of the stretch task",
-    "Five questions on this lesson": "the quiz's size and kinds, tested in tests/test_exercises_11.py",
     "would lose a word": "explains a distractor by example",
     "Why is escaping twice a bug": "a quiz question about a design, no output",
     "Only the Helix fact: mem_0008 was deleted": "a quiz distractor",
