@@ -56,3 +56,15 @@ def test_score_dataset_refuses_a_list_valued_thread_saying_threads_are_strings()
     with pytest.raises(ValueError, match=r"document 'd1' has the thread \['s1'\], a list; a thread is named by a "
                                          r"string"):
         score_dataset(dataset, TinyEmbedder())
+
+
+def test_the_readmes_round_four_figures_are_the_constants_the_code_uses() -> None:
+    from aria_kit import agent, exercises
+    from aria_kit.memory_rules import MAX_TEXT_BYTES
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme.split("**Round four**", 1)[1].split("\n## ", 1)[0].split())
+    for claim in (f"keeps the newest {agent.MAX_TURNS_KEPT} turns", f"still running after {exercises.TIME_LIMIT:g} s",
+                  f"at most {exercises.MAX_VERDICT_CHARS:,} characters of a failure",
+                  f"a message over {agent.MAX_MESSAGE_BYTES:,} bytes", f"one memory's {MAX_TEXT_BYTES:,} bytes"):
+        assert claim in section, claim
