@@ -150,7 +150,7 @@ def _check_message_size(message: str) -> None:
     if size > MAX_MESSAGE_BYTES:
         raise ValueError(f"The message is {size:,} bytes of UTF-8, over the {MAX_MESSAGE_BYTES:,}-byte limit for one "
                          "message: send a shorter one, or store a long document in memory in parts "
-                         "(memory.store_many) and ask about it.")
+                         "(memory.store_many) and ask about it")
 
 
 def _shorten(text: str, limit: int = 160) -> str:

@@ -69,7 +69,7 @@ def test_a_message_past_the_limit_is_refused_before_anything_runs_whether_memory
         agent.chat("word " * 25_000)  # 125,000 bytes
     assert str(refused.value) == ("The message is 125,000 bytes of UTF-8, over the 100,000-byte limit for one message: "
                                   "send a shorter one, or store a long document in memory in parts "
-                                  "(memory.store_many) and ask about it.")
+                                  "(memory.store_many) and ask about it")
     assert llm.requests == [] and agent.history == [] and agent.turns == []
     assert agent.chat("word " * 19_999).startswith("unused")  # 99,995 bytes: under the limit, answered
 
