@@ -23,6 +23,7 @@ __version__ = "0.1.0"
 
 # module -> the lesson that introduces it (exercise and solution modules belong to their own lesson).
 LESSONS: dict[str, int] = {
+    "time_limits": 0,  # the exercise checks' time limit (from lesson 00 on) and, in lesson 08, the tools'
     "interfaces": 1, "schemas": 1,  # Tool.schema() derives its schema in lesson 01; lesson 06 takes it apart
     "tables": 1, "demo_data": 1,  # display tables without matplotlib; the demo facts
     "embeddings": 2,

@@ -15,7 +15,10 @@ fail validation, a tool that raises or runs past ``tool_timeout`` seconds (a
 message starting ``Error:``, so the model can correct itself and every tool call
 gets its reply, as the chat-completions API requires. A provider failure
 (``ProviderError``) propagates, and the history is left as it was so the user can
-retry. Each turn is recorded as a ``Turn`` of ``Step``s for the lessons' tables.
+retry. Each turn is recorded as a ``Turn`` of ``Step``s for the lessons' tables;
+``agent.turns`` keeps the newest ``MAX_TURNS_KEPT`` (50). A message over
+``MAX_MESSAGE_BYTES`` (100 kB of UTF-8) is refused before anything runs, and with a
+log on, an exchange goes to the log before the history, so it is kept whole or not at all.
 Deliberately absent: streaming, parallel tool execution, summarising old history.
 """
 
@@ -24,15 +27,15 @@ from __future__ import annotations
 import html
 import logging
 import re
-import signal
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aria_kit.interfaces import LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
+from aria_kit.memory_rules import MAX_TEXT_BYTES
 from aria_kit.persona import AgentPersona
+from aria_kit.time_limits import OutOfTime, time_limit
 
 if TYPE_CHECKING:
     from aria_kit.conversation_log import ConversationLog
@@ -46,6 +49,8 @@ TOOL_TIMEOUT = 60.0  # seconds; long enough for a memory store that embeds throu
 DEFAULT_HISTORY_CHARS = 24_000
 MAX_TOOL_CALLS_PER_REPLY = 8  # one reply rarely needs more; a flood of 3,000 must not run 3,000 tools
 MAX_TOOL_CALLS_PER_TURN = 24
+MAX_TURNS_KEPT = 50  # agent.turns keeps the newest this many turns whole; only `history` is ever sent
+MAX_MESSAGE_BYTES = MAX_TEXT_BYTES  # a message is searched in memory and kept in the log, so it fits in one memory
 
 
 def history_chars(messages: Sequence[dict[str, Any]]) -> int:
@@ -70,31 +75,13 @@ def newest_exchanges(history: Sequence[dict[str, Any]], budget: int) -> list[dic
     return list(history[kept:]) if end < len(history) else []
 
 
-class ToolTimeout(BaseException):
+class ToolTimeout(OutOfTime):
     """Raised inside a tool that ran out of time; a BaseException, so a tool's ``except Exception`` can't swallow it."""
 
 
-@contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise ``ToolTimeout`` in the block after ``seconds``, where a SIGALRM timer is available."""
-    if (seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
-            or signal.getitimer(signal.ITIMER_REAL)[0] > 0):  # no timer here, or someone else's is running: leave it
-        yield
-        return
-    armed = True
-
-    def expire(signum: int, frame: object) -> None:
-        if armed:  # a signal that arrives while disarming must not escape from the finally below
-            raise ToolTimeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        armed = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+def _time_limit(seconds: float | None) -> AbstractContextManager[None]:
+    """Raise ``ToolTimeout`` in the block after ``seconds``, where a SIGALRM timer is available (time_limits.py)."""
+    return time_limit(seconds, ToolTimeout)
 
 
 @dataclass(frozen=True)
@@ -144,6 +131,26 @@ def _describe(exc: Exception) -> str:
         return str(exc)
     except Exception:  # noqa: BLE001 - the message is best effort; the type name is already reported
         return "(its message could not be shown)"
+
+
+def _capped(result: str) -> str:
+    """A tool message as the model gets it: at most ``MAX_TOOL_RESULT`` characters, and a note of the rest."""
+    if len(result) <= MAX_TOOL_RESULT:
+        return result
+    return result[:MAX_TOOL_RESULT] + f"\n… (truncated: {len(result)} characters in all)"
+
+
+def _check_message_size(message: str) -> None:
+    """Refuse a message a memory could not search or the log keep, saying what to do instead."""
+    try:
+        size = len(message.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"The message contains {message[exc.start]!r}, a lone surrogate that is not valid Unicode: "
+                         "decode the text with errors='replace' and send it again.") from None
+    if size > MAX_MESSAGE_BYTES:
+        raise ValueError(f"The message is {size:,} bytes of UTF-8, over the {MAX_MESSAGE_BYTES:,}-byte limit for one "
+                         "message: send a shorter one, or store a long document in memory in parts "
+                         "(memory.store_many) and ask about it")
 
 
 def _shorten(text: str, limit: int = 160) -> str:
@@ -197,6 +204,7 @@ class AutonomousAgent:
         """Answer one user message, using memory and tools; return the answer text."""
         if not isinstance(message, str) or not message.strip():
             raise ValueError("The message is empty: type something for the agent to answer.")
+        _check_message_size(message)  # before anything runs, whether memory is empty or not
         turn = Turn(user=message)
         # current facts only: a superseded memory is history, and search leaves it out (lesson 10)
         recalled = self.memory.search(message, top_k=self.recall_k) if self.recall_k and len(self.memory) else []
@@ -226,9 +234,9 @@ class AutonomousAgent:
                     refused += 1
                 else:
                     calls_run += 1
-                    result = self._run_tool(call)
-                    turn.steps.append(Step("tool", f"{call.name}({_shorten(str(call.arguments), 80)}) → "
-                                                   f"{_shorten(result)}", {"call": call, "result": result}))
+                    result = _capped(self._run_tool(call))
+                    summary = f"{_shorten(call.name, 64)}({_shorten(str(call.arguments), 80)}) → {_shorten(result)}"
+                    turn.steps.append(Step("tool", summary, {"call": call, "result": result}))
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
             if refused:
                 turn.steps.append(Step("limit", f"{refused} call{'s' * (refused > 1)} over the limit answered "
@@ -240,10 +248,11 @@ class AutonomousAgent:
             )
         turn.answer = answer
         turn.steps.append(Step("answer", _shorten(answer, 240), {"answer": answer}))
+        if self.conversation_log is not None:  # first: if the log fails, the exchange is recorded nowhere
+            self.conversation_log.record(message, answer)
         self.history += [{"role": "user", "content": message}, {"role": "assistant", "content": answer}]
         self.turns.append(turn)
-        if self.conversation_log is not None:
-            self.conversation_log.record(message, answer)
+        del self.turns[:-MAX_TURNS_KEPT]
         return answer
 
     def _over_limit(self, index: int, in_reply: int, run_so_far: int) -> str | None:
@@ -263,7 +272,7 @@ class AutonomousAgent:
         tool = self.tools.get(call.name)
         if tool is None:
             available = ", ".join(sorted(self.tools)) or "none"
-            return f"Error: unknown tool `{call.name}`. Available tools: {available}."
+            return f"Error: unknown tool `{_shorten(str(call.name), 100)}`. Available tools: {available}."
         try:
             with _time_limit(self.tool_timeout):
                 result = tool.invoke(call.arguments)
@@ -275,8 +284,6 @@ class AutonomousAgent:
         except Exception as exc:  # a tool's bug must not end the conversation
             log.warning("tool %s raised %s", call.name, type(exc).__name__)
             return f"Error: tool `{call.name}` failed with {type(exc).__name__}: {_describe(exc)}"
-        if len(result) > MAX_TOOL_RESULT:
-            result = result[:MAX_TOOL_RESULT] + f"\n… (truncated: {len(result)} characters in all)"
         return result
 
     # ------------------------------------------------------------ runtime changes

@@ -5,8 +5,10 @@ Long-term memory holds the facts the model chose to store. A ``ConversationLog``
 ``thread`` = the session id, ``role``, ``at``) in a memory of the log's own, as Letta/MemGPT keep a
 searchable "recall memory" beside archival facts. Being thread memories, each turn is found by
 the words of the turns around it ("Yes, last Friday!" by the question it answered). The model
-reaches the log through the ``conversation_search`` tool, which filters by speaker and by days;
-fact recall and ``memory_search`` never see it, so facts rank exactly as without a log.
+reaches the log through the ``conversation_search`` tool, which filters by speaker and by days
+(as instants, whatever the clock's UTC offset) and widens its ranking until the filter is met, so
+a filtered search is exact at any log size; fact recall and ``memory_search`` never see it, so
+facts rank exactly as without a log. A message longer than a memory may hold is kept shortened.
 
 Off unless given: ``AutonomousAgent(..., conversation_log=ConversationLog())`` records every
 exchange and registers the tool. Not here: summarising old sessions, or deleting what was said
@@ -22,14 +24,35 @@ from typing import Literal
 
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Hit, MemoryBackend, Tool
-from aria_kit.memory_rules import quoted_entry
+from aria_kit.memory_rules import MAX_TEXT_BYTES, quoted_entry
 
 CATEGORY = "conversation"
-WIDEN = 10  # a filtered search ranks this many times top_k (at least 50) before filtering
+WIDEN = 10  # a filtered search first ranks this many times top_k (at least 50), then four times more until met
 
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def _instant(value: object) -> datetime | None:
+    """A stored ``at`` as an aware datetime (a naive one is taken as UTC), or None if it is not a timestamp."""
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def _fitted(text: str) -> str:
+    """``text`` as the log keeps it: whole when a memory can hold it, else its start and a note of its length."""
+    data = text.encode("utf-8", errors="replace")  # a lone surrogate becomes "?" rather than refusing the exchange
+    if len(data) <= MAX_TEXT_BYTES:
+        return data.decode("utf-8")
+    note = f" … (shortened for the log: {len(text):,} characters in all)"
+    return data[: MAX_TEXT_BYTES - len(note.encode("utf-8"))].decode("utf-8", errors="ignore") + note
 
 
 class ConversationLog:
@@ -42,22 +65,43 @@ class ConversationLog:
         self.session = session if session is not None else "session " + clock().isoformat(timespec="seconds")
 
     def record(self, user: str, answer: str) -> list[str]:
-        """Keep one exchange (the user's message, then the answer) in this session's thread; return the ids."""
+        """Keep one exchange (the user's message, then the answer) in this session's thread; return the ids.
+
+        A text over ``memory_rules.MAX_TEXT_BYTES`` of UTF-8 is kept shortened (its start, then a note
+        of its full length), so a long answer is logged with the rest of its exchange, not refused.
+        """
         at = self.clock().isoformat(timespec="seconds")
-        said = [(role, text) for role, text in (("user", user), ("assistant", answer)) if text.strip()]
+        said = [(role, _fitted(text)) for role, text in (("user", user), ("assistant", answer)) if text.strip()]
         return self.memory.store_many([text for _, text in said], [
             {"category": CATEGORY, "thread": self.session, "role": role, "at": at} for role, _ in said])
 
     def search(self, query: str, top_k: int = 3, *, role: str | None = None, days: int | None = None) -> list[Hit]:
-        """The ``top_k`` best messages for ``query``, only ``role``'s (user/assistant) and from the last ``days``."""
-        since = (self.clock() - timedelta(days=days)).isoformat(timespec="seconds") if days else None
-        if not len(self.memory):
+        """The ``top_k`` best messages for ``query``, only ``role``'s (user/assistant) and from the last ``days``.
+
+        ``days`` longer than the calendar reaches back means all of them. The result is what ranking every
+        message and then filtering gives: the ranking is widened until ``top_k`` pass or none is left out.
+        """
+        try:
+            since = _instant(self.clock() - timedelta(days=days)) if days else None
+        except OverflowError:  # before the year 1: every message is newer
+            since = None
+        total = len(self.memory)
+        if not total:
             return []
-        wanted = top_k if role is None and since is None else max(50, WIDEN * top_k)
-        hits = self.memory.search(query, top_k=min(len(self.memory), wanted))
-        kept = [hit for hit in hits if (role is None or hit.metadata.get("role") == role)
-                and (since is None or str(hit.metadata.get("at", "")) >= since)]
-        return kept[:top_k]
+
+        def wanted(hit: Hit) -> bool:
+            if role is not None and hit.metadata.get("role") != role:
+                return False
+            at = _instant(hit.metadata.get("at")) if since is not None else None
+            return since is None or (at is not None and at >= since)
+
+        depth = top_k if role is None and since is None else max(50, WIDEN * top_k)
+        while True:
+            hits = self.memory.search(query, top_k=min(total, depth))
+            kept = [hit for hit in hits if wanted(hit)]
+            if len(kept) >= top_k or depth >= total:
+                return kept[:top_k]
+            depth *= 4
 
     def search_tool(self) -> ConversationSearchTool:
         return ConversationSearchTool(self)

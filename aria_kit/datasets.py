@@ -14,7 +14,6 @@ This module only reads the files; it searches nothing (see ``measuring.py``).
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,10 +60,11 @@ def list_datasets() -> list[str]:
 
 
 def _read_jsonl(path: Path, fields: dict[str, type]) -> list[dict]:
-    """The rows of a JSON-lines file, each an object with ``fields`` of those types; else ``ValueError`` naming
-    the file and line (a hand-made file must fail clearly, not with a ``KeyError`` three calls later)."""
+    """The rows of a JSON-lines file, each an object with ``fields`` of those types and an ``id`` of its own; else
+    ``ValueError`` naming the file and line (a hand-made file must fail clearly, not with a ``KeyError`` later)."""
     rows = []
-    with path.open(encoding="utf-8") as lines:
+    seen: dict[str, int] = {}  # id -> the line it is on: ids name rows, so one id on two rows is an error
+    with path.open(encoding="utf-8-sig") as lines:  # -sig: a byte-order mark some editors write is not data
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
@@ -87,6 +87,10 @@ def _read_jsonl(path: Path, fields: dict[str, type]) -> list[dict]:
                     raise ValueError(f"{where}: {name!r} must be {wanted}, got {value!r}")
             if not isinstance(row.get("metadata", {}), dict):
                 raise ValueError(f"{where}: 'metadata' must be an object, got {row['metadata']!r}")
+            if row["id"] in seen:
+                raise ValueError(f"{where}: the id {row['id']!r} is already used on line {seen[row['id']]}; ids must "
+                                 "be unique, so give this row an id of its own")
+            seen[row["id"]] = number
             rows.append(row)
     return rows
 
@@ -99,6 +103,9 @@ def load_dataset(name: str) -> LabelledSet:
     point at a document id not in the set, or a split other than dev/heldout, raise ``ValueError``:
     a broken file must not quietly score as a miss.
     """
+    if not isinstance(name, str):
+        raise ValueError(f"load_dataset takes a data set's name as a str, got {name!r}; the kit ships "
+                         f"{', '.join(list_datasets()) or 'none'}")
     folder = DATA_DIR / name
     if name not in list_datasets():
         if not DATA_DIR.is_dir():
@@ -107,9 +114,6 @@ def load_dataset(name: str) -> LabelledSet:
     documents = tuple(Document(row["id"], row["text"], dict(row.get("metadata") or {}))
                       for row in _read_jsonl(folder / "documents.jsonl", {"id": str, "text": str}))
     ids = {document.id for document in documents}
-    if len(ids) != len(documents):
-        repeated = sorted(i for i, n in Counter(d.id for d in documents).items() if n > 1)[:5]
-        raise ValueError(f"{folder / 'documents.jsonl'}: document ids must be unique; repeated: {repeated}")
     queries: dict[str, list[LabelledQuery]] = {split: [] for split in SPLITS}
     for row in _read_jsonl(folder / "queries.jsonl", {"id": str, "text": str, "relevant": list, "split": str}):
         missing = [doc for doc in row["relevant"] if doc not in ids]

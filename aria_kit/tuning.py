@@ -100,6 +100,12 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
     are embedded once for both splits. Reading the held-out scores is still up to
     you: a lesson looks at them once, at the end.
     """
+    for document in dataset.documents:  # as a memory's: a thread is named by a string, or there is none
+        thread = thread_of(document.metadata)
+        if thread is not None and not isinstance(thread, str):
+            raise ValueError(f"document {document.id!r} has the thread {repr(thread)[:80]}, a "
+                             f"{type(thread).__name__}; a thread is named by a string such as \"session 3\" "
+                             "(or leave 'thread' out for a document that belongs to none)")
     embedder = embedder if embedder is not None else default_embedder()
     matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
     indexes = {stem: BM25Index() for stem in (True, False)}

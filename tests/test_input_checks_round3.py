@@ -82,7 +82,7 @@ def hand_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, documents: list[s
     ([json.dumps({"id": "d2"})], [json.dumps(QUERY)], "documents.jsonl, line 1: 'text' must be a non-blank string"),
     (['{"id": "d1", "text": NaN}'], [json.dumps(QUERY)], "line 1: 'text' must be a non-blank string, got 'NaN'"),
     ([json.dumps({"id": 7, "text": "x"})], [json.dumps(QUERY)], "line 1: 'id' must be a non-blank string"),
-    ([json.dumps(DOC), json.dumps(DOC)], [json.dumps(QUERY)], "document ids must be unique; repeated: ['d1']"),
+    ([json.dumps(DOC), json.dumps(DOC)], [json.dumps(QUERY)], "documents.jsonl, line 2: the id 'd1' is already used on line 1"),
     ([json.dumps({**DOC, "metadata": [1]})], [json.dumps(QUERY)], "'metadata' must be an object"),
     ([json.dumps(DOC)], [json.dumps({**QUERY, "relevant": "ddd"})], "queries.jsonl, line 1: 'relevant' must be"),
     ([json.dumps(DOC)], [json.dumps({k: v for k, v in QUERY.items() if k != "split"})], "line 1: 'split' must be"),

@@ -9,7 +9,8 @@ In the notebook the learner reads the questions, fills a dict of answers and gra
 
 ``grade`` prints one line per question — ✓, ○ (not answered yet), ✗ with the
 explanation written for exactly the option chosen, or ? for an answer that is not one
-of the options (a typo, a number) — and returns the number right.
+of the options (a typo, a number) — and returns the number right. A question's
+number may be written ``1`` or ``"1"`` (as a dict read back from JSON has it).
 Like the exercise checks it never raises on a learner's input. The test suite
 checks every quiz: the key scores full marks, and every wrong option has its own
 explanation.
@@ -65,11 +66,11 @@ class Quiz:
             for letter, text in question.options.items():
                 print(f"   {letter}) {text}")
 
-    def grade(self, answers: Mapping[int, str | None]) -> int:
-        """Print a verdict per question and return how many are right."""
+    def grade(self, answers: Mapping[int | str, str | None]) -> int:
+        """Print a verdict per question and return how many are right; keys are question numbers, 1 or "1"."""
         right = 0
         for number, question in enumerate(self.questions, 1):
-            raw = answers.get(number) if isinstance(answers, Mapping) else None
+            raw = _answer(answers, number)
             given = raw.strip().lower() if isinstance(raw, str) else raw
             letters = ", ".join(f'"{letter}"' for letter in question.options)
             if given is None or given == "":
@@ -83,3 +84,16 @@ class Quiz:
                 print(f"? {number}: {raw!r} is not a valid answer — write one of the letters {letters}.")
         print(f"{right} of {len(self.questions)} right.")
         return right
+
+
+def _answer(answers: object, number: int) -> object:
+    """The answer given to question ``number``: under the key ``number``, else under ``"number"`` (JSON keys)."""
+    if not isinstance(answers, Mapping):
+        return None
+    for key in (number, str(number)):
+        try:
+            if key in answers and answers[key] is not None:
+                return answers[key]
+        except Exception:  # noqa: BLE001 - a learner's odd mapping must not stop the grading
+            return None
+    return None
