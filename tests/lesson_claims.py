@@ -43,9 +43,9 @@ ORDER_WORDS = re.compile(r"\b(default|defaults|beats?|best|worst|wins?|loses?|ou
 ARCHITECTURE_WORDS = re.compile(r"\b(system (?:message|prompt)s?|live context|(?:recalled|recall(?:s|ed)?) memor(?:y|ies)"
                                 r"|memories (?:are |were )?recalled|tool schemas?|RRF|reciprocal rank fusion"
                                 r"|convex (?:mix|combination|fusion))\b", re.I)
-CHART_WORDS = re.compile(r"\b((?:the|every|each|both|these|those|other) lines?|charts?|plots?|plotted|axis|axes"
+CHART_WORDS = re.compile(r"\b((?:the|both|these|those|other) lines|(?:every|each) lines?|charts?|plots?|plotted|axis|axes"
                          r"|log-log|slopes?|cross(?:es|ed|ing|ings)?|bars?|rises?|rising|rose|flat|flatter|curves?"
-                         r"|bends?|steep(?:er|ly)?)\b", re.I)  # "the lines", not "thirty lines" (of code)
+                         r"|bends?|steep(?:er|ly)?)\b", re.I)  # "the lines", not "thirty lines" (of code) or "the line that"
 KINDS = {"a number": re.compile(r"\d"), "a number word": NUMBER_WORDS, "an order or default": ORDER_WORDS,
          "the architecture": ARCHITECTURE_WORDS, "a chart": CHART_WORDS}
 # What is removed first, because it names something rather than claims something.
