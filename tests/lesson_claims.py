@@ -1,8 +1,11 @@
 """Claims in a lesson's prose, tied to the outputs that make them true, and a scanner for the ones not yet tied.
 
 A lesson's markdown and quiz state numbers, counts, ranks, orders and defaults ("request 1 holds 3
-memories", "keyword beats vector", "the default fuses by a convex mix"). Each such sentence is a
-claim about an output. ``tests/claims/lesson_NN.py`` lists, per lesson:
+memories", "keyword beats vector", "the default fuses by a convex mix"), how the system is built ("the
+system message holds the persona", "the recalled memories come after the history") and what a chart
+shows ("the lines cross", "the bars rise"). Each such sentence is a claim about an output, and its check
+must test what the sentence says (the messages a request holds, the chart's data), not a number that
+happens to stand in it. ``tests/claims/lesson_NN.py`` lists, per lesson:
 
 - ``CLAIMS``: ``Claim(text, check)``, where ``text`` is a fragment of one sentence and ``check`` a
   zero-argument callable that returns True or raises AssertionError (reading the executed notebook
@@ -10,8 +13,10 @@ claim about an output. ``tests/claims/lesson_NN.py`` lists, per lesson:
 - ``EXEMPT``: ``{fragment: reason}`` for sentences whose numbers or order words claim nothing about an
   output (an instruction, a definition, a reference).
 
-The scanner flags every sentence with a digit, a number word or an order/default word; each must be
-covered by a claim or an exemption. ``tests/test_claims.py`` runs all of it. This module does not
+The scanner flags every sentence with a digit, a number word, an order/default word, an architecture
+word (system message, live context, recalled memories, tool schemas, RRF, convex mix) or a chart word
+(chart, lines, slope, cross, bars, rises, flat, curve, …); each must be covered by a claim or an exemption.
+Lessons due for a rewrite may park sentences in ``tests/claims_pending.py`` until then. ``tests/test_claims.py`` runs all of it. This module does not
 decide what is true: each lesson's file does.
 """
 
@@ -33,6 +38,16 @@ NUMBER_WORDS = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|
                           r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|twice|half|double)\b", re.I)
 ORDER_WORDS = re.compile(r"\b(default|defaults|beats?|best|worst|wins?|loses?|outranks?|higher|lower|more than"
                          r"|fewer than|faster|slower|first place|top)\b", re.I)
+# What makes a sentence a claim about the system or a chart, with no number in it: where a part of a request goes
+# (the system message, the recalled memories), how many tools, which fusion; and what a chart's marks do.
+ARCHITECTURE_WORDS = re.compile(r"\b(system (?:message|prompt)s?|live context|(?:recalled|recall(?:s|ed)?) memor(?:y|ies)"
+                                r"|memories (?:are |were )?recalled|tool schemas?|RRF|reciprocal rank fusion"
+                                r"|convex (?:mix|combination|fusion))\b", re.I)
+CHART_WORDS = re.compile(r"\b((?:the|both|these|those|other) lines|(?:every|each) lines?|charts?|plots?|plotted|axis|axes"
+                         r"|log-log|slopes?|cross(?:es|ed|ing|ings)?|bars?|rises?|rising|rose|flat|flatter|curves?"
+                         r"|bends?|steep(?:er|ly)?)\b", re.I)  # "the lines", not "thirty lines" (of code) or "the line that"
+KINDS = {"a number": re.compile(r"\d"), "a number word": NUMBER_WORDS, "an order or default": ORDER_WORDS,
+         "the architecture": ARCHITECTURE_WORDS, "a chart": CHART_WORDS}
 # What is removed first, because it names something rather than claims something.
 NOT_CLAIMS = [
     re.compile(r"`[^`]*`"),                                        # code spans: names and calls
@@ -94,12 +109,17 @@ def split_sentences(markdown: str) -> list[str]:
     return [normalise(part) for unit in _units(markdown) for part in SENTENCE_END.split(unit) if part.strip()]
 
 
-def is_claim_like(sentence: str) -> bool:
-    """True when the sentence states a number, a count, an order or a default (after removing names)."""
+def claim_kinds(sentence: str) -> list[str]:
+    """What the sentence states, after removing names: a number, an order, the architecture, a chart (or nothing)."""
     stripped = sentence
     for pattern in NOT_CLAIMS:
         stripped = pattern.sub(" ", stripped)
-    return bool(re.search(r"\d", stripped) or NUMBER_WORDS.search(stripped) or ORDER_WORDS.search(stripped))
+    return [kind for kind, pattern in KINDS.items() if pattern.search(stripped)]
+
+
+def is_claim_like(sentence: str) -> bool:
+    """True when the sentence states a number, a count, an order, a default, the architecture or what a chart shows."""
+    return bool(claim_kinds(sentence))
 
 
 class Lesson:

@@ -16,7 +16,8 @@ import nbformat
 import pytest
 
 import lesson_claims
-from lesson_claims import Claim, Lesson, covered, is_claim_like, normalise, split_sentences
+from claims_pending import PENDING
+from lesson_claims import Claim, Lesson, claim_kinds, covered, is_claim_like, normalise, split_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 STEMS = [path.stem for path in sorted((ROOT / "notebooks").glob("*.ipynb"))]
@@ -54,7 +55,8 @@ def failed_claims(lesson: Lesson, claims: list[Claim]) -> list[str]:
 
 def unchecked_sentences(lesson: Lesson, claims: list[Claim], exempt: dict[str, str]) -> list[str]:
     fragments = [claim.text for claim in claims] + [key for key, reason in exempt.items() if reason.strip()]
-    return [f"{s.where}: «{s.text[:200]}»" for s in lesson.sentences()
+    fragments += [key for key, reason in PENDING.get(lesson.stem, {}).items() if reason.strip()]
+    return [f"{s.where} ({', '.join(claim_kinds(s.text))}): «{s.text[:200]}»" for s in lesson.sentences()
             if is_claim_like(s.text) and not covered(s.text, fragments)]
 
 
@@ -80,7 +82,18 @@ def test_no_claim_or_exemption_is_stale(stem):
     sentences = [s.text for s in module.LESSON.sentences()]
     stale = [f"claim «{c.text}»" for c in module.CLAIMS if not any(covered(s, [c.text]) for s in sentences)]
     stale += [f"exemption «{key}»" for key in module.EXEMPT if not any(covered(s, [key]) for s in sentences)]
+    stale += [f"pending «{key}» (tests/claims_pending.py)" for key in PENDING.get(stem, {})
+              if not any(covered(s, [key]) for s in sentences)]
     assert not stale, f"{stem}: fragments found in no sentence (the prose changed):\n" + "\n".join(stale)
+
+
+def test_only_sentences_the_architecture_and_chart_rules_flag_are_parked_as_pending():
+    for stem, parked in PENDING.items():
+        for fragment in parked:
+            for sentence in (s.text for s in Lesson(stem).sentences() if covered(s.text, [fragment])):
+                kinds = set(claim_kinds(sentence))
+                assert kinds and kinds <= {"the architecture", "a chart"}, (
+                    f"{stem}: «{sentence[:120]}» states {sorted(kinds)}; a number or an order needs its claim now")
 
 
 # --- the mechanism itself, on a notebook made here --------------------------------------------------------------
@@ -106,7 +119,8 @@ def test_a_sentence_that_disagrees_with_its_output_is_named_with_its_cell(small_
 
 
 def test_an_unchecked_number_is_listed_until_claimed_or_exempted(small_lesson):
-    assert unchecked_sentences(small_lesson, [], {}) == ["cell 0: «Request 1 holds 3 memories recalled.»"]
+    assert unchecked_sentences(small_lesson, [], {}) == [
+        "cell 0 (a number, the architecture): «Request 1 holds 3 memories recalled.»"]
     assert unchecked_sentences(small_lesson, [], {"holds 3 memories": ""}) != [], "an exemption needs a reason"
     assert unchecked_sentences(small_lesson, [], {"holds 3 memories": "an example"}) == []
 
@@ -123,6 +137,14 @@ def test_an_unchecked_number_is_listed_until_claimed_or_exempted(small_lesson):
     ("Q3 explains why.", False),
     ("BM25 scores words; DDR5 RAM and gpt-4o-mini are names.", False),
     ("recall@5 is 0.417 here.", True),
+    ("The system message holds the persona and the recalled memories.", True),
+    ("It sends the memories recalled for the message in a message of their own.", True),
+    ("Both fuse by RRF.", True),
+    ("Every line has the same slope.", True),
+    ("Where the lines cross, below it, exact and simple wins.", True),
+    ("The bars rise; the Edge curve is nearly flat.", True),
+    ("It is a few hundred lines of rules.", False),
+    ("Each memory is printed on its own line with its id.", False),
 ])
 def test_the_scanner_flags_numbers_orders_and_defaults_but_not_names(sentence, flagged):
     assert is_claim_like(sentence) is flagged

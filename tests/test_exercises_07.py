@@ -12,15 +12,15 @@ import re
 import pytest
 
 from aria_kit.exercises import lesson07
-from aria_kit.persona import AgentPersona
+from aria_kit.persona import ARIA, AgentPersona
 from aria_kit.solutions import lesson07 as sol07
-from aria_kit.solutions.lesson07 import compile_persona, fit_prompt, violations
+from aria_kit.solutions.lesson07 import compile_persona, fit_live_context, violations
 from exercise_checks import assert_refused, check_tests, unwritten, verdict
 
 CHECKS = [
     (lesson07.check_compile_persona, compile_persona),
     (lesson07.check_violations, violations),
-    (lesson07.check_fit_prompt, fit_prompt),
+    (lesson07.check_fit_live_context, fit_live_context),
 ]
 
 
@@ -31,7 +31,7 @@ test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_
 
 
 def _hard_coded_aria(persona):
-    return dataclasses.replace(persona, name="Aria", role="a precise research assistant").system_prompt() \
+    return dataclasses.replace(persona, name="Aria", role="a precise research assistant").instructions() \
         if persona.name == "Aria" else compile_persona(dataclasses.replace(persona, traits=()))
 
 
@@ -68,28 +68,35 @@ def test_compile_persona_check_names_the_first_differing_line(capsys):
     assert "no trailing newline" in capsys.readouterr().out
 
 
-def _cut_mid_entry(persona, hits, max_chars):
-    return persona.system_prompt(hits)[:max_chars]
+def _cut_mid_entry(hits, max_chars):
+    return AgentPersona.live_context(hits)[:max_chars]
 
 
-def _drops_the_best_first(persona, hits, max_chars):
+def _drops_the_best_first(hits, max_chars):
     for start in range(len(hits) + 1):
-        prompt = persona.system_prompt(hits[start:])
-        if len(prompt) <= max_chars:
-            return prompt
-    return persona.system_prompt()
+        context = AgentPersona.live_context(hits[start:])
+        if len(context) <= max_chars:
+            return context
+    return AgentPersona.live_context([])
 
 
-def _never_raises(persona, hits, max_chars):
+def _never_raises(hits, max_chars):
     try:
-        return fit_prompt(persona, hits, max_chars)
+        return fit_live_context(hits, max_chars)
     except ValueError:
-        return persona.system_prompt()
+        return AgentPersona.live_context([])
 
 
-@pytest.mark.parametrize("wrong", [_cut_mid_entry, _drops_the_best_first, _never_raises])
-def test_fit_prompt_check_rejects_budgets_met_the_wrong_way(wrong, capsys):
-    assert lesson07.check_fit_prompt(wrong) is False
+def _budgets_the_whole_prompt(hits, max_chars):  # counts the system message, which never changes, against the budget
+    for keep in range(len(hits), -1, -1):
+        if len(ARIA.system_prompt(hits[:keep])) <= max_chars:
+            return AgentPersona.live_context(hits[:keep])
+    raise ValueError("over budget")
+
+
+@pytest.mark.parametrize("wrong", [_cut_mid_entry, _drops_the_best_first, _never_raises, _budgets_the_whole_prompt])
+def test_fit_live_context_check_rejects_budgets_met_the_wrong_way(wrong, capsys):
+    assert lesson07.check_fit_live_context(wrong) is False
     assert verdict(capsys) == "✗"
 
 

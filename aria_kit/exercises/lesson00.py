@@ -56,8 +56,8 @@ QUIZ = Quiz("Lesson 00", [
     Question(
         "The first row of a turn's record, 'recall', lists three memory ids. What happened there?",
         {"a": "The model chose three memories to read.",
-         "b": "Before asking the model, the agent searched memory for the message and put the top three in "
-              "the system prompt.",
+         "b": "Before asking the model, the agent searched memory for the message and sent the top three in a "
+              "message of their own, after the conversation so far.",
          "c": "Those are the three memories the answer will quote.",
          "d": "Those are the memories stored during this turn."},
         "b", "every turn starts by recalling the top memories for the message (lesson 08 takes a turn apart).",

@@ -1,15 +1,15 @@
 """Exercise checks for lesson 07 (the persona): compile a persona yourself, catch forbidden phrases.
 
 ``check_compile_persona(compile_persona)`` compares the learner's compiler with
-``AgentPersona.system_prompt`` on several personas, including ones with no
+``AgentPersona.instructions`` (the system message) on several personas, including ones with no
 traits, goals or forbidden phrases (whose sections must then disappear), and
 names the first line that differs. ``check_violations(violations)`` runs the
 learner's detector on answers that do and do not break a "Never say" rule, smallest
 case first, each failure with the idea it misses. ``check_persona_rule`` checks the
 design exercise: a rule of the learner's own and a detector that must tell the
 learner's good replies from the bad ones.
-``check_fit_prompt(fit_prompt)`` checks the stretch task: the longest prompt with
-whole recalled memories that fits a character budget. None judges style.
+``check_fit_live_context(fit_live_context)`` checks the stretch task: the longest live
+context with whole recalled memories that fits a character budget. None judges style.
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ def _first_difference(mine: str, reference: str) -> str:
 
 def _compile_test(compile_persona: Callable[[AgentPersona], str]) -> None:
     for persona in PERSONAS:
-        mine, reference = compile_persona(persona), persona.system_prompt()
-        assert isinstance(mine, str), f"compile_persona returned a {type(mine).__name__}; return the prompt as a str"
+        mine, reference = compile_persona(persona), persona.instructions()
+        assert isinstance(mine, str), f"compile_persona returned a {type(mine).__name__}; return the system message as a str"
         assert mine == reference, f"for {persona.name} ({persona.role}): {_first_difference(mine, reference)}"
 
 
@@ -96,7 +96,7 @@ def _rule_test(rule: str, breaks_rule: Callable[[str], bool], good: Sequence[str
         assert breaks_rule(reply) is False, (f"your own good reply {reply!r} is flagged: a check that cries wolf gets "
                                              "switched off, so make it flag only what breaks the rule")
     persona = dataclasses.replace(ARIA, goals=ARIA.goals + (rule,))
-    assert rule in persona.system_prompt(), "the rule should reach the model through the persona's goals"
+    assert rule in persona.instructions(), "the rule should reach the model through the persona's goals"
 
 
 def _hits(texts: Sequence[str]) -> list[Hit]:
@@ -104,27 +104,29 @@ def _hits(texts: Sequence[str]) -> list[Hit]:
             for n, text in enumerate(texts, start=1)]
 
 
-def _fit_test(fit_prompt: Callable[[AgentPersona, Sequence[Hit], int], str]) -> None:
+def _fit_test(fit_live_context: Callable[[Sequence[Hit], int], str]) -> None:
     hits = _hits(["Alice's favourite programming language is Rust.", "VelocityDB uses Raft for replication.",
                   "The project deadline for VelocityDB v1.0 is March 31.", "Order #4821 was for 32 GB of DDR5 RAM."])
-    full = ARIA.system_prompt(hits)
+    full = AgentPersona.live_context(hits)
     for budget in (len(full), len(full) + 100):
-        assert fit_prompt(ARIA, hits, budget) == full, f"with {budget} characters every memory fits: return the full prompt"
-    sizes = [len(ARIA.system_prompt(hits[:k])) for k in range(len(hits) + 1)]
+        assert fit_live_context(hits, budget) == full, (f"with {budget} characters every memory fits: return the "
+                                                        "whole live context")
+    sizes = [len(AgentPersona.live_context(hits[:k])) for k in range(len(hits) + 1)]
     for keep in (3, 2, 1):
         budget = sizes[keep + 1] - 1  # one character short of fitting one more memory
-        got = fit_prompt(ARIA, hits, budget)
-        assert len(got) <= budget, f"with a budget of {budget} characters your prompt has {len(got)}"
-        assert got == ARIA.system_prompt(hits[:keep]), (
+        got = fit_live_context(hits, budget)
+        assert len(got) <= budget, f"with a budget of {budget} characters your live context has {len(got)}"
+        assert got == AgentPersona.live_context(hits[:keep]), (
             f"with a budget of {budget} characters the best {keep} memories fit; keep them, drop the lower-ranked "
             "ones, and never cut a memory in half")
-    empty = ARIA.system_prompt()
-    assert fit_prompt(ARIA, hits, len(empty)) == empty, "when no memory fits, return the prompt with no memories"
+    empty = AgentPersona.live_context([])
+    assert fit_live_context(hits, len(empty)) == empty, "when no memory fits, return the live context with no memories"
     try:
-        fit_prompt(ARIA, hits, len(empty) - 1)
+        fit_live_context(hits, len(empty) - 1)
     except ValueError:
         return
-    raise AssertionError("when even the prompt without memories is over budget, raise ValueError: nothing can be dropped")
+    raise AssertionError("when even the live context without memories is over budget, raise ValueError: nothing "
+                         "can be dropped")
 
 
 def check_compile_persona(compile_persona: Callable[[AgentPersona], str]) -> bool:
@@ -142,20 +144,20 @@ def check_violations(violations: Callable[[AgentPersona, str], list[str]]) -> bo
     return check("Exercise 07.2 (catch forbidden phrases)", lambda: _violations_test(violations), SOLUTION)
 
 
-def check_fit_prompt(fit_prompt: Callable[[AgentPersona, Sequence[Hit], int], str]) -> bool:
-    """Check stretch 07: the prompt with the most top-ranked whole memories that fits ``max_chars``."""
-    return check("Stretch 07 (a prompt within a budget)", lambda: _fit_test(fit_prompt), SOLUTION)
+def check_fit_live_context(fit_live_context: Callable[[Sequence[Hit], int], str]) -> bool:
+    """Check stretch 07: the live context with the most top-ranked whole memories that fits ``max_chars``."""
+    return check("Stretch 07 (a live context within a budget)", lambda: _fit_test(fit_live_context), SOLUTION)
 
 
 EXERCISES = [
-    Exercise("07.1", designs="a compiler from persona data to a prompt that drops empty sections and matches the "
+    Exercise("07.1", designs="a compiler from persona data to a system message that drops empty sections and matches the "
              "kit character for character", kind="specification", minutes=15, solution=("compile_persona",)),
     Exercise("07.2", designs="a forbidden-phrase detector that matches whole words across spacing and case",
              kind="specification", minutes=15, solution=("violations",)),
     Exercise("07.3", designs="a persona rule of your own and the code check that catches a reply breaking it, "
              "with replies it must tell apart", kind="design", minutes=20, solution=("breaks_rule",)),
-    Exercise("Stretch 07", designs="a prompt that fits a character budget by dropping whole, lowest-ranked memories",
-             kind="stretch", minutes=25, solution=("fit_prompt",)),
+    Exercise("Stretch 07", designs="a live context that fits a character budget by dropping whole, lowest-ranked "
+             "memories", kind="stretch", minutes=25, solution=("fit_live_context",)),
 ]
 
 QUIZ = Quiz("Lesson 07", [
@@ -166,7 +168,7 @@ QUIZ = Quiz("Lesson 07", [
          "c": "A compiled prompt is shorter, so every request costs fewer tokens"},
         "b",
         "deterministic compilation turns a persona change into a reviewable diff; frozen means it cannot shift mid-run.",
-        {"a": "a model never edits its system prompt: it only reads the text it is sent. Frozen protects the prompt "
+        {"a": "a model never edits its system message: it only reads the text it is sent. Frozen protects the prompt "
               "from your own code changing it behind the agent's back.",
          "c": "the compiled text is as long as a hand-written one with the same content; what compiling buys is that "
               "the same persona always gives the same text."}, kind="explain"),

@@ -199,8 +199,8 @@ QUIZ = Quiz("Lesson 08", [
         "b",
         "the model's mistakes go back to the model as text it can act on; the next round can fix the call.",
         {"a": "only failures that are not the model's (a provider error, a bug) propagate; a bad call is data.",
-         "c": "silently dropping the arguments is the reference design's bug this kit fixes: the tool would run on "
-              "nothing, and nobody would know why."},
+         "c": "silently dropping the arguments would run the tool on nothing, and nobody would know why: the model "
+              "could not fix a call it never hears was wrong."},
         kind="predict"),
     Question(
         "A provider caches the longest identical beginning of recent requests. Which design keeps the cache "
@@ -213,7 +213,7 @@ QUIZ = Quiz("Lesson 08", [
         "what never changes comes first and what changes every turn comes last, so turn 2's request begins with "
         "the same messages as turn 1's.",
         {"a": "the memories differ from one message to the next, so the very first message differs and the cache "
-              "matches nothing after it: this was the kit's design before lesson 08 changed it.",
+              "matches nothing after it.",
          "c": "whatever changes at the start of a request breaks the match for everything after it."},
         kind="choose"),
     Question(

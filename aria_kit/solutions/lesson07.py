@@ -6,8 +6,8 @@ leaves out a section whose field is empty. The prompt only *asks* the model to
 avoid its forbidden phrases, so code that must be sure checks the answer itself,
 which is what ``violations`` does (whole words, any spacing, any case). ``RULE`` and
 ``breaks_rule`` are one answer to the design exercise 07.3: a persona rule and the
-code check that catches a reply breaking it. ``fit_prompt`` drops the lowest-ranked
-recalled memories, whole, until the prompt fits a character budget.
+code check that catches a reply breaking it. ``fit_live_context`` drops the lowest-ranked
+recalled memories, whole, until the live context fits a character budget.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ def compile_persona(persona: AgentPersona) -> str:
     lines += ["", "Rules:"] + [f"{number}. {rule}" for number, rule in enumerate(BEHAVIOUR_RULES, start=1)]
     if persona.forbidden_phrases:
         lines += ["", "Never say: " + ", ".join(f'"{phrase}"' for phrase in persona.forbidden_phrases) + "."]
-    lines += ["", "## Live context (memories recalled for this message)", "(no memories recalled)"]
     return "\n".join(lines)  # joined, so there is no trailing newline
 
 
@@ -62,10 +61,11 @@ def breaks_rule(reply: str) -> bool:
     return bool(from_memory) and not re.search(r"\[mem_\d{4,}\]", reply)
 
 
-def fit_prompt(persona: AgentPersona, hits: Sequence[Hit], max_chars: int) -> str:
+def fit_live_context(hits: Sequence[Hit], max_chars: int) -> str:
     # Hits come best first, so keeping a prefix drops the lowest-ranked ones; each try compiles whole entries.
+    # The system message is not touched: it is the same bytes on every request.
     for keep in range(len(hits), -1, -1):
-        prompt = persona.system_prompt(hits[:keep])
-        if len(prompt) <= max_chars:
-            return prompt
-    raise ValueError(f"even the prompt without memories is {len(prompt)} characters; the budget is {max_chars}")
+        context = AgentPersona.live_context(hits[:keep])
+        if len(context) <= max_chars:
+            return context
+    raise ValueError(f"even the live context without memories is {len(context)} characters; the budget is {max_chars}")

@@ -5,6 +5,7 @@ import re
 
 from default_search import names_the_default_search
 from lesson_claims import Claim, Lesson
+from request_model import check_request_model
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.bm25 import tokenize
@@ -82,8 +83,8 @@ CLAIMS = [
     Claim("lists three memory ids", lambda: len(_recall_row()) == 3),
     Claim("what memory_search returned, mem_0007 alone", lambda: re.findall(r"mem_\d{4}", LESSON.output(
           'agent.chat("What are the details of order 4821?")')) == ["mem_0007"] and len(_recall_row()) == 3),
-    Claim("put the top three in the system prompt",
-          lambda: inspect.signature(AutonomousAgent).parameters["recall_k"].default == 3),
+    Claim("sent the top three in a message of their own, after the conversation so far",
+          lambda: inspect.signature(AutonomousAgent).parameters["recall_k"].default == 3 and check_request_model()),
 ]
 
 

@@ -4,6 +4,7 @@ import re
 
 from default_search import names_the_default_search
 from lesson_claims import Claim, Lesson
+from request_model import check_request_model
 
 from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.interfaces import Embedder, LLMProvider, MemoryBackend, Tool
@@ -74,7 +75,18 @@ def _spec_example() -> bool:
     return [hit.id for hit in memory.search("Who likes Rust?")] == ["mem_0001", "mem_0002"]
 
 
+def _recall_before_the_model() -> bool:
+    from aria_kit.demo import make_agent
+
+    agent = make_agent()
+    agent.chat("What did Alice order?")
+    kinds = [step.kind for step in agent.last_turn.steps]
+    assert kinds[:2] == ["recall", "model"] and "tool" in kinds, kinds
+    return check_request_model()
+
+
 CLAIMS = [
+    Claim("The agent calls `search` to recall memories before it asks the model", _recall_before_the_model),
     Claim("gives `mem_0001` (two shared words)", _spec_example),
     # What the kit's memories put in a hit's score: the default fusion (issue 20).
     Claim("The kit's own memories put a", names_the_default_search(LESSON, "The kit's own memories put a")),

@@ -4,6 +4,7 @@ import math
 import re
 
 from lesson_claims import Claim, Lesson
+from request_model import check_request_model
 
 from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.exercises import lesson06
@@ -55,6 +56,7 @@ def _top_k_optional_with_its_default() -> bool:
 
 
 CLAIMS = [
+    Claim("which says who the agent is and becomes its system message", check_request_model),
     Claim("store the seven demo facts in it", lambda: len(DEMO_FACTS) == 7),
     Claim("the same information for all four tools", lambda: len(_tools_table()) == 4),
     Claim("Every text a tool reads or stores has a `maxLength`, and `top_k` has a range",

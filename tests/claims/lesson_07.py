@@ -1,10 +1,14 @@
 """Claims in 07_persona, each tied to the output that makes it true."""
 
+import inspect
+
 from lesson_claims import Claim, Lesson
+from request_model import check_request_model
 
 from aria_kit.exercises import lesson07
-from aria_kit.persona import ARIA
-from aria_kit.solutions.lesson07 import violations
+from aria_kit.offline import OfflineProvider
+from aria_kit.persona import ARIA, BEHAVIOUR_RULES
+from aria_kit.solutions.lesson07 import compile_persona, violations
 
 LESSON = Lesson("07_persona")
 
@@ -24,16 +28,119 @@ def _traits_table() -> list[str]:
             or "different" in line]
 
 
+def _agent_turn():
+    from aria_kit.demo import make_agent
+    agent = make_agent()
+    agent.chat("What did Alice order?")
+    return agent.last_turn
+
+
 def _measured(persona: str) -> tuple[int, int]:
     row = next(line for line in LESSON.output("measure(OfflineProvider)").splitlines() if line.startswith(persona))
     containing, prompts = row.split()[-2:]
     return int(containing), int(prompts)
 
 
+def _request_rows() -> dict[int, list[tuple[str, str]]]:
+    """The table "The messages of two requests": request number -> [(role, what it holds)] in order."""
+    rows: dict[int, list[tuple[str, str]]] = {}
+    for line in LESSON.output('title="The messages of two requests"').splitlines():
+        parts = line.split(maxsplit=3)
+        if len(parts) == 4 and parts[0].isdigit() and parts[1].isdigit():
+            rows.setdefault(int(parts[0]), []).append((parts[2], parts[3]))
+    return rows
+
+
+def _system_first_and_the_same_on_both() -> bool:
+    rows = _request_rows()
+    assert sorted(rows) == [1, 2], f"the table shows requests {sorted(rows)}"
+    for number, messages in rows.items():
+        assert messages[0][0] == "system" and messages[0][1].startswith("ARIA.instructions(), "), (
+            f"request {number}'s first message is {messages[0]}, not the system message ARIA.instructions()")
+        assert sum(role == "system" for role, _ in messages) == 1
+    return check_request_model()  # and on requests made here: the same bytes every time, no memory inside
+
+
+def _live_context_after_the_history() -> bool:
+    rows = _request_rows()
+    for number, messages in rows.items():
+        live = [i for i, (_, what) in enumerate(messages) if what.startswith("live context: ")]
+        assert live == [len(messages) - 2] and messages[live[0]][0] == "user", (
+            f"request {number}: the live context is not one user message just before the question: {messages}")
+    assert rows[1][1][1] == "live context: " + ", ".join(line.split()[0] for line in _recalled()), (
+        "request 1's live context is not the top 3 recalled by hand in section 4")
+    assert len(rows[1][1][1].split(", ")) == 3
+    return check_request_model()
+
+
+def _request_one_is_three_messages() -> bool:
+    first = _request_rows()[1]
+    assert len(first) == 3, first
+    assert [role for role, _ in first] == ["system", "user", "user"] and first[2][1] == LESSON.output(
+        "recalled = memory.search(message, top_k=3)").splitlines()[0].removeprefix("Recalled for: "), first
+    return _live_context_after_the_history()
+
+
+def _request_two_repeats_and_adds() -> bool:
+    first, second = _request_rows()[1], _request_rows()[2]
+    assert second[0] == first[0], "request 2's system message differs from request 1's"
+    assert [role for role, _ in second] == ["system", "user", "assistant", "user", "user"], second
+    assert second[1] == first[2], "request 2's history does not start with request 1's question"
+    assert second[3][1] != first[1][1], "the new question's live context is the old one's"
+    return check_request_model()
+
+
+def _rules_the_same_for_every_persona() -> bool:
+    for persona in lesson07.PERSONAS:
+        text = persona.instructions()
+        assert all(f"{i}. {rule}" in text for i, rule in enumerate(BEHAVIOUR_RULES, start=1)), persona.name
+    return True
+
+
+def _scrub_reads_the_system_message() -> bool:
+    assert "Never say" in inspect.getsource(OfflineProvider._scrub)
+    assert 'if m.get("role") == "system"' in inspect.getsource(OfflineProvider.complete)
+    return True
+
+
 CLAIMS = [
-    Claim("Two fields changed, so two lines of the prompt changed", lambda: len(_diff_lines("-")) == len(_diff_lines("+"))
-          == 2),
-    Claim("puts the top 3 hits into the last section of the prompt", lambda: len(_recalled()) == 3),
+    Claim("Two fields changed, so two lines of the system message changed", lambda: len(_diff_lines("-"))
+          == len(_diff_lines("+")) == 2),
+    Claim("sends the top 3 hits in a message of their own, the **live context**, placed after the conversation so far",
+          _live_context_after_the_history),
+    Claim("The memories recalled for a message travel in a message of their own (section 4)",
+          _live_context_after_the_history),
+    Claim("This text is the system message of every request the agent sends (lesson 08), the same bytes every time",
+          _system_first_and_the_same_on_both),
+    Claim("The **system message** is the first message of every request", _system_first_and_the_same_on_both),
+    Claim("print the messages a request holds: the persona, then the memories recalled for it",
+          _live_context_after_the_history),
+    Claim("build the **live context** (the memories recalled for a message, which travel in a message of their own)",
+          _live_context_after_the_history),
+    Claim("The system message decides who the agent is", _system_first_and_the_same_on_both),
+    Claim("turns a persona into Aria's system message, and check it equals the kit's",
+          lambda: all(compile_persona(p) == p.instructions() for p in lesson07.PERSONAS)
+          and _system_first_and_the_same_on_both()),
+    Claim("the text `persona.instructions()` returns, the system message", _system_first_and_the_same_on_both),
+    Claim("you compiled it into the system message yourself", lambda: all(compile_persona(p) == p.instructions()
+                                                                          for p in lesson07.PERSONAS)),
+    Claim("The **rules** are the same for every persona", _rules_the_same_for_every_persona),
+    Claim("so a running agent's system message cannot shift behind its back",
+          lambda: "FrozenInstanceError: cannot assign to field 'traits'" in LESSON.output("ARIA.traits = (")),
+    Claim("Ask the agent two questions through a stand-in model that records every request",
+          lambda: sorted(_request_rows()) == [1, 2]),
+    Claim("Request 1 is three messages", _request_one_is_three_messages),
+    Claim("Request 2 starts with the same system message, byte for byte", _request_two_repeats_and_adds),
+    Claim("The recalled memories come after the history, never inside the system message", _request_two_repeats_and_adds),
+    Claim("The system message is the same bytes on every request; the top memories for *this* message",
+          _live_context_after_the_history),
+    Claim("The system message cannot give (it is the persona, the same bytes on every request)",
+          _system_first_and_the_same_on_both),
+    Claim("It finds the `Never say:` line in the system message", _scrub_reads_the_system_message),
+    Claim("The stand-in reads only the Never-say line and the recalled memories, never the traits",
+          lambda: _scrub_reads_the_system_message() and all("  same  " in line for line in _traits_table())),
+    Claim("the **agent loop**, which recalls memories, asks the model, runs its tools",
+          lambda: [step.kind for step in _agent_turn().steps][:2] == ["recall", "model"]),
     Claim("Only the top 3 are recalled", lambda: len(_recalled()) == 3),
     Claim("The meeting comes first here, but the next two hits", lambda: [line.split()[0] for line in _recalled()]
           == ["mem_0004", "mem_0001", "mem_0006"]),
@@ -52,16 +159,18 @@ CLAIMS = [
     Claim("Exactly one of them reads the persona", lambda: "def _scrub" in LESSON.output("OfflineProvider._scrub")),
 ]
 EXEMPT = {
+    "Aria's above is one example": "'one' as a pronoun",
+    "Small local models have small context windows": "the stretch task's motivation, about models in general",
+    "When even the live context without memories is too long, raise `ValueError`": "a specification of the stretch "
+                                                                                    "task",
+    "a model never edits its system message: it only reads the text it is sent": "quiz explanation, about models in "
+                                                                                "general",
     "measure how often a model breaks a \"Never say\" rule": "a learning objective",
     "lessons 04 (hybrid memory) and 06 (tools)": "prerequisites, naming lessons",
-    "last comes the live context, which is filled in for each message (section 4)": "names a section",
-    "Aria's prompt above is one example": "'one' as a pronoun",
     "put yours next to the kit's on a persona of your own": "an instruction to the learner",
-    "plus the live context, which section 4 fills in": "names a section",
     "Here we swap \"curious\" for \"playful\" and forbid one more phrase": "describes the code of the next cell",
     "Each memory is one line of JSON with its **id**": "the format printed in cell 18 (one JSON object a line), "
                                                        "and rule 4 names a rule",
-    "Only the hits change from one message to the next": "'one' as a pronoun",
     "The forbidden phrases are the one thing the stand-in reacts to": "cell 21 prints the only persona-reading rule "
                                                                       "(claimed above: Exactly one of them)",
     "A real model told never to say \"DDR5\" would not leave a gap": "DDR5 is a name; a statement about real models",
@@ -70,7 +179,6 @@ EXEMPT = {
     "Rule 4 of the prompt": "names a rule; the other rules are examples of the learner's choice",
     "one sentence the model reads": "a specification of the exercise",
     "at least two replies each that keep and that break the rule": "a specification, enforced by check_persona_rule",
-    "The live context puts the top memories for *this* message": "recap; the count is claimed in section 4",
     "The hits come best first, so the lowest-ranked memories go first": "a specification of the stretch task",
     "The check uses four recalled memories": "describes the stretch check (aria_kit/exercises/lesson07.py _fit_test)",
     "the compiled text is as long as a hand-written one": "quiz explanation; 'one' as a pronoun",
