@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from aria_kit.embeddings import normalize
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Embedder
@@ -214,7 +214,7 @@ QUIZ = Quiz("Lesson 02", [
         {"a": "the cosine ignores length but not direction: a negative multiple points the other way.",
          "c": "0 means at right angles; these two are as far from right angles as vectors can be.",
          "d": "that is the bare dot product; the cosine divides it by both lengths (5 × 10), which gives −1."},
-        kind="predict"),
+        kind="predict", case=("[-6, -8]",), compute=quiz_keys.cosine_of_opposites),
     Question(
         "WordLlama gives '4812' and '4821' the same vector. Why?",
         {"a": "The numbers are too close in value.",
@@ -225,7 +225,7 @@ QUIZ = Quiz("Lesson 02", [
         {"a": "an embedding knows nothing about numeric value; '4812' and '9999' are just tokens.",
          "c": "the digits are embedded; they just average to the same vector in any order.",
          "d": "both vectors are unit length, and normalising cannot make two directions equal."},
-        kind="explain"),
+        kind="explain", case=("4812", "4821")),
     Question(
         "Two memories get exactly the same cosine for a query. What should top-k search do?",
         {"a": "Return them in whatever order the sort happens to produce.",

@@ -26,7 +26,7 @@ import numpy as np
 
 from aria_kit.embeddings import default_embedder
 from aria_kit.evaluation import EVAL_MEMORIES, build_eval_memory, rankings
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.fusion import reciprocal_rank_fusion
@@ -204,7 +204,7 @@ QUIZ = Quiz("Lesson 04", [
         {"b": "that would rank it last in the keyword list; HybridMemory gives no keyword credit at all.",
          "c": "RRF adds the rankings' contributions, it does not average them: absent adds 0, so the sum is 1/61.",
          "d": "scores are sums of 1/(k + rank); with k = 60 no single ranking gives more than 1/61."},
-        kind="predict"),
+        kind="predict", case=("k = 60",), compute=quiz_keys.rrf_of_one_ranking),
     Question(
         "Why does RRF fuse ranks rather than adding the cosine and the BM25 score?",
         {"a": "ranks are faster to compute than scores",
@@ -226,7 +226,7 @@ QUIZ = Quiz("Lesson 04", [
         {"a": "a small k rewards the top of each list, which is where this memory is.",
          "c": "k changes how much a top rank outweighs a lower one, so it can change the order.",
          "d": "every memory stays in the vector ranking, so every memory gets a fused score."},
-        kind="predict"),
+        kind="predict", case=("from 60 to 1", "rank 1 earns"), compute=quiz_keys.smaller_k),
     Question(
         "Your MyHybridMemory and HybridMemory agree on every score but list two memories with equal fused "
         "scores in a different order. Which rule does HybridMemory follow?",

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.measuring import bootstrap_interval, capped_recall_at_k, ndcg_at_k
@@ -200,7 +200,7 @@ QUIZ = Quiz("Lesson 05", [
         {"a": "true for a setting fixed in advance; the choice itself was tuned to the dev questions' luck.",
          "c": "both splits are cut by the same rule; neither is meant to be easier.",
          "d": "dev scores carry real information; the chosen one is only biased upward, not meaningless."},
-        kind="predict"),
+        kind="explain"),
     Question(
         "A question has 8 labelled facts, and the top 5 of a search holds 5 of them. What are its recall@5 and "
         "its capped recall@5?",
@@ -209,7 +209,7 @@ QUIZ = Quiz("Lesson 05", [
         {"b": "plain recall divides by every relevant fact, so it cannot reach 1 with 8 answers and 5 places.",
          "c": "capped recall divides by min(k, number relevant): 5 here, so a perfect top 5 scores 1.",
          "d": "the two are swapped: capped recall is the one that forgives the lack of room."},
-        kind="predict"),
+        kind="predict", case=("8 labelled facts", "0.625"), compute=quiz_keys.capped_recall_of_eight),
     Question(
         "The questions of one chat session tend to succeed or fail together. If the bootstrap resamples whole "
         "sessions instead of single questions, what happens to the 95% interval?",
@@ -222,7 +222,7 @@ QUIZ = Quiz("Lesson 05", [
         {"b": "nothing is averaged away: each resample still holds every question of the sessions it draws.",
          "c": "the point estimate stays, but the interval measures how much the mean would move on other sessions.",
          "d": "each resample's mean is the sum over the questions it holds divided by their number, whatever the sizes."},
-        kind="predict"),
+        kind="predict", compute=quiz_keys.bootstrap_by_session),
     Question(
         "Two ways to report a tuned fusion weight: (A) choose it on dev, then score held-out once; (B) choose it on "
         "dev and held-out together, then report the mean over both. Which tells you what a new user will see?",
@@ -244,5 +244,5 @@ QUIZ = Quiz("Lesson 05", [
         {"b": "BM25 still scores the cut documents; they share fewer words with the question.",
          "c": "vector search also lost ground when the sub-questions were cut; it did not gain.",
          "d": "the same labels were used for both versions; only the document text changed."},
-        kind="explain"),
+        kind="explain", case=("fanoutqa",)),
 ])

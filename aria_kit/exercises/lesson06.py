@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal, Optional
 
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import Tool
@@ -251,7 +251,7 @@ QUIZ = Quiz("Lesson 06", [
         "b",
         "the signature alone gives the type, the default and so 'not required'; only descriptions need the docstring.",
         {"a": "every typed parameter is in the schema; the docstring only adds descriptions.",
-         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}, kind="predict"),
+         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}, kind="predict", case=("top_k: int = 3", "no docstring"), compute=quiz_keys.schema_without_docstring),
     Question(
         "The model sends `{\"query\": \"order 4821\", \"top_k\": true}` to memory_search. What happens?",
         {"a": "top_k is read as 1, because in Python True == 1",
@@ -261,7 +261,7 @@ QUIZ = Quiz("Lesson 06", [
         "JSON true is a boolean, not an integer; validation refuses it before run, and the model can fix its call.",
         {"a": "that is exactly the mistake a validator must not make: isinstance(True, int) is true in Python, "
               "so the check has to rule bool out explicitly.",
-         "b": "invoke validates first and answers with text; a bad argument never reaches run."}, kind="predict"),
+         "b": "invoke validates first and answers with text; a bad argument never reaches run."}, kind="predict", case=('"top_k": true', "true"), compute=quiz_keys.top_k_true),
     Question(
         "Why does the kit refuse `().__class__.__base__.__subclasses__()` instead of running it with empty builtins?",
         {"a": "Empty builtins hide names, not objects: the expression walks from a tuple to every loaded class",
@@ -270,7 +270,7 @@ QUIZ = Quiz("Lesson 06", [
         "a",
         "`eval` with no builtins is not a sandbox; the calculator parses the text and allows a short whitelist.",
         {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
-         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain"),
+         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain", case=("().__class__.__base__.__subclasses__()",)),
     Question(
         "memory_search declares `top_k: Annotated[int, Bounds(minimum=1, maximum=10)] = 3`. The model sends "
         "`{\"query\": \"order 4821\", \"top_k\": 50}`. What happens?",
@@ -286,5 +286,5 @@ QUIZ = Quiz("Lesson 06", [
          "c": "the derivation reads Annotated's Bounds into the schema (minimum and maximum), and invoke enforces "
               "them; that is why they are declared on the parameter.",
          "d": "tools answer with text, never by crashing the agent: a refused argument comes back as an Error: "
-              "message the model can act on."}, kind="predict"),
+              "message the model can act on."}, kind="predict", case=('"top_k": 50', "maximum=10"), compute=quiz_keys.top_k_over_maximum),
 ])

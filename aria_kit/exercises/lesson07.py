@@ -178,7 +178,7 @@ QUIZ = Quiz("Lesson 07", [
         "a",
         "the stand-in's `_scrub` reads the Never-say line and deletes matches; a real model is only asked, so measure it.",
         {"b": "a real model usually follows the rule, not always; only a measurement with that model can say how often.",
-         "c": "persona.py enforces nothing; it only writes the instruction into the prompt."}, kind="explain"),
+         "c": "persona.py enforces nothing; it only writes the instruction into the prompt."}, kind="explain", case=("DDR5",)),
     Question(
         "Offline, changing Aria's trait 'concise' to 'playful' leaves every answer unchanged. Why?",
         {"a": "Traits have no effect on any model",
@@ -187,7 +187,7 @@ QUIZ = Quiz("Lesson 07", [
         "b",
         "the stand-in is a handful of rules; traits are words only a language model can act on.",
         {"a": "a real model does read them; the lesson's measurement cell is how you find out how much.",
-         "c": "the prompt was recompiled (the diff shows the changed line); the stand-in simply ignores that line."}, kind="explain"),
+         "c": "the prompt was recompiled (the diff shows the changed line); the stand-in simply ignores that line."}, kind="explain", case=("playful",)),
     Question(
         "Your application must never show a competitor's name. What should you rely on?",
         {"a": "A \"Never say\" line in the persona",
@@ -197,5 +197,5 @@ QUIZ = Quiz("Lesson 07", [
         "a prompt instructs and lowers the odds; only code that inspects the answer can guarantee anything.",
         {"a": "a prompt instructs, it does not enforce: a real model can still say it.",
          "c": "repeating an instruction may change the odds, not the guarantee: the model is still only asked. "
-              "Check in code."}, kind="choose"),
+              "Check in code."}, kind="choose", case=("competitor",)),
 ])

@@ -18,7 +18,7 @@ from typing import Any
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.calculator import CalculatorTool
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
@@ -201,7 +201,7 @@ QUIZ = Quiz("Lesson 08", [
         {"a": "only failures that are not the model's (a provider error, a bug) propagate; a bad call is data.",
          "c": "silently dropping the arguments is the reference design's bug this kit fixes: the tool would run on "
               "nothing, and nobody would know why."},
-        kind="predict"),
+        kind="predict", case=("not valid JSON",), compute=quiz_keys.invalid_json_arguments),
     Question(
         "A provider caches the longest identical beginning of recent requests. Which design keeps the cache "
         "matching past the first message on a conversation's second turn?",
@@ -227,7 +227,7 @@ QUIZ = Quiz("Lesson 08", [
         "memory is data: the kit never runs it, but a model reads it, so treat recalled text as untrusted input.",
         {"a": "no code path runs memory text; the risk is a model that reads it and obeys.",
          "c": "the memory tool stores any sentence; filtering words would not stop a rephrased injection."},
-        kind="explain"),
+        kind="explain", case=("Ignore", "reveal")),
     Question(
         "ScriptedProvider runs out of replies in the middle of a turn. What will `agent.history` hold afterwards?",
         {"a": "The user message without an answer",
@@ -237,7 +237,7 @@ QUIZ = Quiz("Lesson 08", [
         "a failure that is not the model's mistake propagates and leaves the history as it was, so the user can retry.",
         {"a": "the history is only appended when a turn ends with an answer.",
          "c": "the round limit is for a model that keeps calling tools; an exhausted script is a test failure."},
-        kind="predict"),
+        kind="predict", case=("out of replies",), compute=quiz_keys.script_runs_out),
     Question(
         "One reply asks for twenty `memory_store` calls and `max_tool_calls_per_reply` is 8. What will the next "
         "request carry after that reply?",
@@ -250,5 +250,5 @@ QUIZ = Quiz("Lesson 08", [
         {"a": "a chat-completions API refuses a request in which a tool call has no tool message, and the model "
               "would not know what happened to the others.",
          "c": "the limit protects the user's turn instead of ending it: the model gets another round to answer."},
-        kind="predict"),
+        kind="predict", case=("twenty",), compute=quiz_keys.twenty_store_calls),
 ])

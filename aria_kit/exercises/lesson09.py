@@ -22,7 +22,7 @@ from typing import Any
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.demo import DEMO_FACTS, make_agent, seed_memory
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
@@ -231,7 +231,7 @@ QUIZ = Quiz("Lesson 09", [
         "the memory are untouched.",
         {"b": "nothing else is touched; that is what makes it a hot swap.",
          "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."},
-        kind="predict"),
+        kind="predict", case=("StorageWebSearch",), compute=quiz_keys.hot_swap_between_turns),
     Question(
         "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the "
         "file?",
@@ -242,7 +242,7 @@ QUIZ = Quiz("Lesson 09", [
         "a file remembers across runs; seed only when the memory is empty (exercise 09.2).",
         {"a": "store does not look for duplicates; each call adds a memory with a new id.",
          "c": "opening a memory file never deletes anything: that is the point of persistence."},
-        kind="predict"),
+        kind="predict", case=("aria.sqlite", "twice"), compute=quiz_keys.seed_a_file_twice),
     Question(
         "Why does the lesson start a new Python process to test persistence, not just a new HybridMemory object?",
         {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in "
@@ -267,7 +267,7 @@ QUIZ = Quiz("Lesson 09", [
         {"b": "the search put the deadline first (it contains 'project'); the answer's order is the stand-in's.",
          "c": "turn 1 recalled mem_0005, mem_0003 and mem_0001 (the trace's recall step); mem_0002 came from the "
               "tool's search."},
-        kind="explain"),
+        kind="explain", case=("What is Alice's project",)),
     Question(
         "Your memory_forget tool is asked to forget an id that does not exist. Which design should it follow?",
         {"a": "Raise KeyError so the bug is visible",
@@ -277,5 +277,5 @@ QUIZ = Quiz("Lesson 09", [
         "a model's wrong id is the model's mistake: it goes back as text the model can act on, like any bad call.",
         {"a": "exceptions are for bugs in our code; a tool the model called wrongly answers with text (lesson 06).",
          "c": "a tool must not claim success it did not have: the model would tell the user something false."},
-        kind="choose"),
+        kind="choose", case=("memory_forget",)),
 ])

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aria_kit.demo_data import seed_memory
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.hybrid_memory import HybridMemory
@@ -147,7 +147,7 @@ QUIZ = Quiz("Lesson 10", [
         "none, so it is not quoted.",
         {"a": "Nothing in an append-only memory says which fact is newer; search ranks by words and meaning.",
          "c": "The stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},
-        kind="predict"),
+        kind="predict", case=("Alice has switched to Go.",), compute=quiz_keys.append_only_language),
     Question(
         "After `supersede(\"mem_0001\", \"… is Go.\")`, a default search for Alice's language no longer returns the "
         "Rust fact. Why, when the Rust fact is still stored?",
@@ -157,7 +157,7 @@ QUIZ = Quiz("Lesson 10", [
         "Superseding marks the row (superseded_by, superseded_at); search leaves marked rows out unless asked.",
         {"b": "Its vector and text are kept: include_history=True ranks it with its original scores.",
          "c": "No score changes: the row is left out of default search, not ranked lower."},
-        kind="explain"),
+        kind="explain", case=('supersede("mem_0001"',)),
     Question(
         "Memory holds \"Dave likes tea.\". The agent stores \"Dave likes chess.\". What does memory_store answer?",
         {"a": "Not stored yet: it may replace the tea fact", "b": "Stored as a new memory",
@@ -166,7 +166,7 @@ QUIZ = Quiz("Lesson 10", [
         "\"likes\" holds many values at once, so the check on write never flags it: both facts stay current.",
         {"a": "Same subject is not enough: the rule compares a single-valued slot (is, lives in), and \"likes\" is none.",
          "c": "A duplicate says the same thing; chess is not tea."},
-        kind="predict"),
+        kind="predict", case=("Dave likes tea.", "Dave likes chess."), compute=quiz_keys.dave_likes_chess),
     Question(
         "A new fact may replace a stored one. Design A stores it and tells the model; design B (this kit) holds it "
         "back and names the exact memory_update call. The model ignores the note. What is left?",
@@ -184,5 +184,5 @@ QUIZ = Quiz("Lesson 10", [
         "b",
         "A wrong choice overwrites or deletes a fact that was still true; without history you cannot undo it.",
         {"a": "ADD stores new facts fine; the risk is in UPDATE and DELETE.",
-         "c": "Speed is not the issue; the choice the model makes is."}),
+         "c": "Speed is not the issue; the choice the model makes is."}, case=("mem0",)),
 ])

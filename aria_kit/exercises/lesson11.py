@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from html.parser import HTMLParser
 
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.interfaces import MemoryRecord
@@ -285,7 +285,7 @@ QUIZ = Quiz("Lesson 11", [
         "escaped once, the payload is shown as text; the browser builds no image and runs no handler.",
         {"a": "a memory can come from a user, a model or a web page; anything not written by the page's own code is data.",
          "c": "stripping loses the memory's real text (\"uses <b>, not bold\" would lose a word) and is easy to get wrong."},
-        kind="choose"),
+        kind="choose", case=("<img src=x onerror=alert(1)>",)),
     Question(
         "Why is escaping twice a bug, not extra safety?",
         {"a": "It is extra safety; there is no downside",
@@ -305,7 +305,7 @@ QUIZ = Quiz("Lesson 11", [
         "the clean-up demo runs in a chat of its own, so the first one still shows what the prose describes.",
         {"b": "clear() ran on the second chat only; the first chat's transcript is untouched.",
          "c": "the second chat was cleared: its transcript holds only what was sent after clear()."},
-        kind="predict"),
+        kind="recall"),
     Question(
         "chat.clear() runs. What does the agent still know?",
         {"a": "Nothing: clear forgets everything",
@@ -315,7 +315,7 @@ QUIZ = Quiz("Lesson 11", [
         "history and memory are separate: a new conversation can still recall what was stored.",
         {"a": "clear forgets the conversation, not the memory store.",
          "c": "facts stored during the chat stay too; only `memory.delete` removes a memory."},
-        kind="predict"),
+        kind="predict", case=("clear()",), compute=quiz_keys.clear_keeps_memory),
     Question(
         "Memory holds \"My favourite editor is Vim.\" (mem_0008). You type \"Remember that my favourite editor is "
         "Helix\" in the chat. What does the memory panel show afterwards?",
@@ -327,5 +327,5 @@ QUIZ = Quiz("Lesson 11", [
         "memory_update call the result named, which keeps Vim as history.",
         {"a": "that was the chat before the check on write: a contradiction kept side by side, and both facts answered.",
          "c": "superseding never deletes: the old version stays, struck through, one link from the new one."},
-        kind="predict"),
+        kind="predict", case=("My favourite editor is Vim.", "Helix"), compute=quiz_keys.editor_changes),
 ])

@@ -21,7 +21,7 @@ from typing import Any
 
 from aria_kit.bm25 import BM25Index
 from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
-from aria_kit.exercises import check
+from aria_kit.exercises import check, quiz_keys
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz
 from aria_kit.fusion import RRF
@@ -158,7 +158,7 @@ QUIZ = Quiz("Lesson 12", [
         {"a": "Since lesson 05 the default is convex fusion (weight 0.5 on cosine), chosen by measurement.",
          "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
          "d": "every set-up embeds with the same 256-d wordllama model; fusion, stop words and stems are what "
-              "differ between HybridMemory() and QdrantMemory."}, kind="explain"),
+              "differ between HybridMemory() and QdrantMemory."}, kind="explain", case=("HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)",)),
     Question(
         "What does the bm25 sparse vector of a point store for each word of the memory?",
         {"a": "The word's full BM25 score, IDF included", "b": "How many times the word occurs, nothing else",
@@ -179,7 +179,7 @@ QUIZ = Quiz("Lesson 12", [
         "The first place earns the same 1/61 on both backends, so equal ranks give equal fused scores.",
         {"b": "k shifts every score alike; it cannot change the order of two memories with the same ranks.",
          "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
-         "d": "k changes the arithmetic, not the amount of work."}, kind="explain"),
+         "d": "k changes the arithmetic, not the amount of work."}, kind="explain", case=("k = 61",)),
     Question(
         "Two memories tie exactly on BM25 for a query. Which one gets the better keyword rank on each backend?",
         {"a": "The older one, on both backends",
@@ -191,5 +191,5 @@ QUIZ = Quiz("Lesson 12", [
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict"),
+         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict", case=("tie exactly",), compute=quiz_keys.bm25_tie),
 ])
