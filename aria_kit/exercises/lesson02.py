@@ -26,11 +26,11 @@ SOLUTION = "lesson02"
 
 EXERCISES = [
     Exercise("02.1", designs="row normalisation that keeps each direction, leaves zero rows at zero and never "
-             "changes its input", kind="specification", minutes=10, solution=("to_unit_length",)),
+             "changes its input", kind="warm-up", minutes=10, solution=("to_unit_length",)),
     Exercise("02.2", designs="a cosine that is symmetric, ignores length, and gives a zero vector 0",
-             kind="specification", minutes=10, solution=("cosine",)),
+             kind="warm-up", minutes=10, solution=("cosine",)),
     Exercise("02.3", designs="top-k vector search with a tie rule that gives the same answer on every run",
-             kind="specification", minutes=15, solution=("top_k_by_cosine",)),
+             kind="warm-up", minutes=15, solution=("top_k_by_cosine",)),
     Exercise("Stretch 02", designs="an embedder that hears word order without losing the meaning",
              kind="stretch", minutes=30, solution=("OrderAwareEmbedder",)),
 ]

@@ -34,7 +34,7 @@ SOLUTION = "lesson03"
 # 5 minutes per exercise the old formula allowed (issue 20).
 EXERCISES = [
     Exercise("03.1", designs="an inverted index that adds and removes documents, never reuses a slot and keeps "
-             "only live terms", kind="design", minutes=35, solution=("InvertedIndex",)),
+             "only live terms", kind="specification", minutes=35, solution=("InvertedIndex",)),
     Exercise("03.2", designs="BM25 from the index alone, deciding what N and the average length mean after "
              "removals", kind="specification", minutes=30, solution=("bm25_scores",)),
     Exercise("Stretch 03", designs="a stemming tokenizer, and a query it fixes and one it breaks",

@@ -38,7 +38,7 @@ EXERCISES = [
     Exercise("04.1", designs="rank fusion that returns every id once, best first, with a tie rule, refusing "
              "an id listed twice", kind="specification", minutes=25, solution=("rrf",)),
     Exercise("04.2", designs="a hybrid memory of your own (unit-vector matrix, token counts, BM25, fusion) that "
-             "ranks exactly like HybridMemory's RRF mode", kind="design", minutes=60, solution=("MyHybridMemory",)),
+             "ranks exactly like HybridMemory's RRF mode", kind="specification", minutes=60, solution=("MyHybridMemory",)),
     Exercise("Stretch 04", designs="score fusion instead of rank fusion, and how you would choose its weight",
              kind="stretch", minutes=30, solution=("ScoreFusionMemory",)),
 ]

@@ -235,7 +235,7 @@ EXERCISES = [
     Exercise("06.1", designs="a schema derivation from a signature: types, defaults, docstring descriptions, and a "
              "refusal to guess a missing hint", kind="specification", minutes=25, solution=("derive_schema",)),
     Exercise("06.2", designs="an argument validator that reports every problem at once, with true not an integer",
-             kind="design", minutes=20, solution=("check_arguments",)),
+             kind="specification", minutes=20, solution=("check_arguments",)),
     Exercise("06.3", designs="a word_count tool whose schema comes from its own signature (the lesson's recipe)",
              kind="warm-up", minutes=10, solution=("WordCountTool",)),
     Exercise("Stretch 06", designs="lists (list[X]) and optional values (X or None, Optional[X]) in the schema derivation", kind="stretch",

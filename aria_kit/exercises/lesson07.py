@@ -149,11 +149,12 @@ def check_fit_prompt(fit_prompt: Callable[[AgentPersona, Sequence[Hit], int], st
 
 EXERCISES = [
     Exercise("07.1", designs="a compiler from persona data to a prompt that drops empty sections and matches the "
-             "kit character for character", kind="specification", minutes=15, solution=("compile_persona",)),
+             "kit character for character", kind="warm-up", minutes=15, solution=("compile_persona",)),
     Exercise("07.2", designs="a forbidden-phrase detector that matches whole words across spacing and case",
              kind="specification", minutes=15, solution=("violations",)),
     Exercise("07.3", designs="a persona rule of your own and the code check that catches a reply breaking it, "
-             "with replies it must tell apart", kind="design", minutes=20, solution=("breaks_rule",)),
+             "with replies it must tell apart", kind="design", minutes=20,
+             solution=("RULE", "breaks_rule", "RULE_SHORT", "breaks_short_rule"), check="check_persona_rule"),
     Exercise("Stretch 07", designs="a prompt that fits a character budget by dropping whole, lowest-ranked memories",
              kind="stretch", minutes=25, solution=("fit_prompt",)),
 ]

@@ -27,7 +27,7 @@ EXERCISES = [
     Exercise("10.1", designs="a walk from any version of a fact to its current one, that refuses an unknown id",
              kind="specification", minutes=10, solution=("follow_to_current",)),
     Exercise("10.2", designs="the rule that decides whether a new fact replaces a stored one",
-             kind="design", minutes=25, solution=("replaces",)),
+             kind="specification", minutes=25, solution=("replaces",)),
     Exercise("Stretch 10", designs="search as of a past day, with a choice for the first version's unknown start",
              kind="stretch", minutes=30, solution=("search_as_of",)),
 ]

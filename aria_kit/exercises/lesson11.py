@@ -35,7 +35,8 @@ EXERCISES = [
     Exercise("11.2", designs="a newest-first memory panel with a limit, that leaves the caller's list alone",
              kind="specification", minutes=10, solution=("render_panel",)),
     Exercise("11.3", designs="how the panel shows a fact that changed: its versions, struck through, linked",
-             kind="design", minutes=20, solution=("render_history",)),
+             kind="design", minutes=20,
+             solution=("render_history", "render_history_table"), check="check_render_history"),
     Exercise("Stretch 11", designs="query words highlighted without marking inside an escaped entity",
              kind="stretch", minutes=25, solution=("highlight",)),
 ]

@@ -137,7 +137,7 @@ EXERCISES = [
     Exercise("12.1", designs="a memory-id → point-id conversion that is one-to-one and refuses every id the kit "
              "never writes", kind="specification", minutes=10, solution=("to_point_id",)),
     Exercise("12.2", designs="the collection-independent part of BM25 that a sparse vector can store, from its "
-             "properties (weight 1 at average length, saturation, length penalty)", kind="specification",
+             "properties (weight 1 at average length, saturation, length penalty)", kind="warm-up",
              minutes=15, solution=("bm25_weight",)),
     Exercise("Stretch 12", designs="a top-3 agreement measure, and which of the default's three settings moves "
              "the top 3 away from Qdrant", kind="stretch", minutes=30,

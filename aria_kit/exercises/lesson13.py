@@ -133,7 +133,7 @@ def check_stretch(approximate_hybrid_top3: Callable[..., list[int]]) -> bool:
 
 EXERCISES = [
     Exercise("13.1", designs="an exact top-k that never sorts every score, ties to the lower index",
-             kind="specification", minutes=15, solution=("top_k",)),
+             kind="warm-up", minutes=15, solution=("top_k",)),
     Exercise("13.2", designs="the search of an inverted file: which lists to read and how to rank what they hold",
              kind="specification", minutes=20, solution=("ivf_search",)),
     Exercise("Stretch 13", designs="a hybrid search with an approximate vector side, and a measure of how often "

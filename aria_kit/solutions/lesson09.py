@@ -7,7 +7,8 @@ checks before it stores, because a memory file outlives the notebook run that
 filled it: run the cell again and an unconditional seed would store every fact twice.
 ``MemoryForgetTool`` (09.3) deletes one memory by id and answers every refusal with text, never
 an exception. ``move_memory`` (09.4) keeps the agent and repoints its memory and every tool bound to
-it. The stretch saves the conversation next to the memory file, so a new agent resumes both.
+it; ``move_memory_by_new_tools`` is a second design, which copies in one batch and replaces each
+memory tool with a new one built on the file (``SOLUTIONS["09.4"]`` lists both). The stretch saves the conversation next to the memory file, so a new agent resumes both.
 """
 
 from __future__ import annotations
@@ -83,3 +84,21 @@ def move_memory(agent: AutonomousAgent, path: Path) -> HybridMemory:
         if getattr(tool, "memory", None) is old:
             tool.memory = moved
     return moved
+
+
+def move_memory_by_new_tools(agent: AutonomousAgent, path: Path) -> HybridMemory:
+    # A second design: leave the old tools alone and hot-swap each memory tool for a fresh one of the same class
+    # built on the file (register_tool replaces a tool of the same name, in place); copy every memory in one batch.
+    old = agent.memory
+    records = old.list_all()
+    moved = HybridMemory(path=path)
+    moved.store_many([r.text for r in records], [dict(r.metadata) for r in records])
+    bound = [tool for tool in agent.tools.values() if getattr(tool, "memory", None) is old]
+    agent.memory = moved
+    for tool in bound:
+        agent.register_tool(type(tool)(moved))
+    return moved
+
+
+# Each design is the argument of one call of check_move_memory (tests/test_exercise_kinds.py runs both).
+SOLUTIONS = {"09.4": [(move_memory,), (move_memory_by_new_tools,)]}
