@@ -39,7 +39,8 @@ EXERCISES = [
     Exercise("09.2", designs="seeding a memory file so that running the cell again, or in a new process, adds "
              "nothing", kind="specification", minutes=10, solution=("seed_once",)),
     Exercise("09.3", designs="a memory_forget tool whose every refusal is a message the model can act on",
-             kind="specification", minutes=20, solution=("MemoryForgetTool", "make_forget_tool")),
+             kind="design", minutes=20, solution=("MemoryForgetTool", "make_forget_tool", "SuggestingForgetTool"),
+             check="check_forget_tool"),
     Exercise("09.4", designs="moving a running agent onto a memory file mid-conversation without losing its "
              "history, memories or tools", kind="design", minutes=20,
              solution=("move_memory", "move_memory_by_new_tools"), check="check_move_memory"),
