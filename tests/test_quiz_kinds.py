@@ -39,8 +39,8 @@ def test_every_piece_of_a_case_is_in_its_question(lesson, number, question):
 @pytest.mark.parametrize(("lesson", "number", "question"), PREDICT, ids=[f"{l}-q{n}" for l, n, _ in PREDICT])
 def test_a_predict_questions_key_is_what_the_kit_does(lesson, number, question):
     assert question.compute is not None, (
-        f"lesson {lesson} question {number} is a predict question without compute=: add a function to "
-        "aria_kit/exercises/quiz_keys.py that runs the kit on its case, or call it explain or choose")
+        f"lesson {lesson} question {number} is a predict question without compute=: add a function "
+        "above the lesson's QUIZ that runs the kit on its case (compute=), or call it explain or choose")
     assert question.compute() == question.answer, (
         f"lesson {lesson} question {number}: running the kit makes option {question.compute()!r} true, "
         f"but the key is {question.answer!r}")

@@ -22,9 +22,9 @@ from typing import Any
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.demo import DEMO_FACTS, make_agent, seed_memory
-from aria_kit.exercises import check, quiz_keys
+from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.tools import default_tools
 from aria_kit.interfaces import MemoryBackend, Tool
@@ -221,6 +221,56 @@ def check_resume(save_conversation: Callable[..., None], resume: Callable[..., A
     return check("Stretch 09 (resume a conversation)", lambda: _resume_test(save_conversation, resume), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_agent(memory=None):
+    """The kit's agent on the offline stand-in, as lesson 09 assembles it (memory_update included)."""
+    from aria_kit.demo import make_agent
+    from aria_kit.offline import OfflineProvider
+
+    return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
+
+
+def _key_hot_swap_between_turns() -> str:
+    """09: register_tool(StorageWebSearch()) between two turns."""
+    from aria_kit.demo import StorageWebSearch, seed_memory
+    from aria_kit.scripted import ScriptedProvider, say
+
+    agent = _key_agent()
+    seed_memory(agent.memory)
+    agent.llm = llm = ScriptedProvider([say("First."), say("Second.")])
+    agent.chat("Hello, Aria.")
+    history = list(agent.history)
+    agent.register_tool(StorageWebSearch())
+    agent.chat("What is an LSM-tree?")
+    request = llm.requests[-1]
+    sent_history = [m for m in request["messages"][1:] if m in history]
+    web = [s for s in request["tools"] if s["function"]["name"] == "web_search"]
+    is_new = agent.tools["web_search"].__class__ is StorageWebSearch
+    return only_true({"a": sent_history == history and len(web) == 1 and is_new, "b": not sent_history,
+                      "c": len(web) == 2})
+
+
+def _key_seed_a_file_twice() -> str:
+    """09: the demo facts seeded into HybridMemory(path='aria.sqlite') by a cell run twice."""
+    import tempfile
+    from pathlib import Path
+
+    from aria_kit.demo import DEMO_FACTS, seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
+        path = Path(folder) / "aria.sqlite"
+        for _ in range(2):
+            with HybridMemory(path=path) as memory:
+                seed_memory(memory)
+        with HybridMemory(path=path) as memory:
+            count = len(memory)
+    return only_true({"a": count == len(DEMO_FACTS), "b": count == 2 * len(DEMO_FACTS), "c": False})
+
+
 QUIZ = Quiz("Lesson 09", [
     Question(
         "register_tool(StorageWebSearch()) is called between turns 5 and 6. What will the model's next request "
@@ -233,7 +283,7 @@ QUIZ = Quiz("Lesson 09", [
         "the memory are untouched.",
         {"b": "nothing else is touched; that is what makes it a hot swap.",
          "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."},
-        kind="predict", case=("StorageWebSearch",), compute=quiz_keys.hot_swap_between_turns),
+        kind="predict", case=("StorageWebSearch",), compute=_key_hot_swap_between_turns),
     Question(
         "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the "
         "file?",
@@ -244,7 +294,7 @@ QUIZ = Quiz("Lesson 09", [
         "a file remembers across runs; seed only when the memory is empty (exercise 09.2).",
         {"a": "store does not look for duplicates; each call adds a memory with a new id.",
          "c": "opening a memory file never deletes anything: that is the point of persistence."},
-        kind="predict", case=("aria.sqlite", "twice"), compute=quiz_keys.seed_a_file_twice),
+        kind="predict", case=("aria.sqlite", "twice"), compute=_key_seed_a_file_twice),
     Question(
         "Why does the lesson start a new Python process to test persistence, not just a new HybridMemory object?",
         {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in "

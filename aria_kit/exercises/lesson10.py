@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aria_kit.demo_data import seed_memory
-from aria_kit.exercises import check, quiz_keys
+from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
@@ -135,6 +135,41 @@ def check_search_as_of(search_as_of: Callable[..., list]) -> bool:
     return check("Stretch 10 (search as of a day)", lambda: _as_of_test(search_as_of), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_agent(memory=None):
+    """The kit's agent on the offline stand-in, as lesson 09 assembles it (memory_update included)."""
+    from aria_kit.demo import make_agent
+    from aria_kit.offline import OfflineProvider
+
+    return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
+
+
+def _key_append_only_language() -> str:
+    """10: append-only memory with the Rust fact and "Alice has switched to Go."; the stand-in is asked."""
+    from aria_kit.hybrid_memory import HybridMemory
+
+    memory = HybridMemory()
+    memory.store("Alice's favourite programming language is Rust.", {"category": "user_pref"})
+    memory.store("Alice has switched to Go.", {"category": "user_pref"})
+    answer = _key_agent(memory).chat("What is Alice's favourite programming language?")
+    return only_true({"a": "Go" in answer and "Rust" not in answer, "b": "Rust" in answer and "Go" not in answer,
+                      "c": "Rust" in answer and "Go" in answer})
+
+
+def _key_dave_likes_chess() -> str:
+    """10: memory holds "Dave likes tea."; the agent stores "Dave likes chess."."""
+    from aria_kit.hybrid_memory import HybridMemory
+
+    memory = HybridMemory()
+    memory.store("Dave likes tea.", {"category": "user_pref"})
+    answer = _key_agent(memory).tools["memory_store"].invoke({"text": "Dave likes chess."})
+    return only_true({"a": answer.startswith("Not stored yet"), "b": answer.startswith("Stored as"),
+                      "c": answer.startswith("Not stored:")})
+
+
 QUIZ = Quiz("Lesson 10", [
     Question(
         "Append-only memory holds \"Alice's favourite programming language is Rust.\" and \"Alice has switched to "
@@ -147,7 +182,7 @@ QUIZ = Quiz("Lesson 10", [
         "none, so it is not quoted.",
         {"a": "Nothing in an append-only memory says which fact is newer; search ranks by words and meaning.",
          "c": "The stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},
-        kind="predict", case=("Alice has switched to Go.",), compute=quiz_keys.append_only_language),
+        kind="predict", case=("Alice has switched to Go.",), compute=_key_append_only_language),
     Question(
         "After `supersede(\"mem_0001\", \"… is Go.\")`, a default search for Alice's language no longer returns the "
         "Rust fact. Why, when the Rust fact is still stored?",
@@ -166,7 +201,7 @@ QUIZ = Quiz("Lesson 10", [
         "\"likes\" holds many values at once, so the check on write never flags it: both facts stay current.",
         {"a": "Same subject is not enough: the rule compares a single-valued slot (is, lives in), and \"likes\" is none.",
          "c": "A duplicate says the same thing; chess is not tea."},
-        kind="predict", case=("Dave likes tea.", "Dave likes chess."), compute=quiz_keys.dave_likes_chess),
+        kind="predict", case=("Dave likes tea.", "Dave likes chess."), compute=_key_dave_likes_chess),
     Question(
         "A new fact may replace a stored one. Design A stores it and tells the model; design B (this kit) holds it "
         "back and names the exact memory_update call. The model ignores the note. What is left?",

@@ -21,9 +21,9 @@ from typing import Any
 
 from aria_kit.bm25 import BM25Index
 from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
-from aria_kit.exercises import check, quiz_keys
+from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.memory_rules import make_memory_id
@@ -144,6 +144,30 @@ EXERCISES = [
              solution=("top3_agreement", "stretch_agreement_table")),
 ]
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_bm25_tie() -> str:
+    """12: two memories tie exactly on BM25 for a query, on HybridMemory and on QdrantMemory."""
+    from aria_kit.fusion import RRF
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.qdrant_memory import QdrantMemory
+
+    texts = ["Alice plays the cello.", "Alice plays the oboe."]  # same length, one shared query word each
+    older = {}
+    for name, memory in (("hybrid", HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)),
+                         ("qdrant", QdrantMemory())):
+        ids = [memory.store(text) for text in texts]
+        hits = {hit.id: hit for hit in memory.search("Who plays?", top_k=2)}
+        if hits[ids[0]].bm25 != hits[ids[1]].bm25:
+            raise AssertionError(f"{name}: the two memories do not tie on BM25")
+        older[name] = hits[ids[0]].keyword_rank < hits[ids[1]].keyword_rank
+        memory.close() if hasattr(memory, "close") else None
+    return only_true({"a": older["hybrid"] and older["qdrant"], "b": older["hybrid"] and not older["qdrant"],
+                      "c": False, "d": not older["hybrid"] and not older["qdrant"]})
+
+
 QUIZ = Quiz("Lesson 12", [
     Question(
         "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False). Why not HybridMemory()?",
@@ -191,5 +215,5 @@ QUIZ = Quiz("Lesson 12", [
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict", case=("tie exactly",), compute=quiz_keys.bm25_tie),
+         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict", case=("tie exactly",), compute=_key_bm25_tie),
 ])

@@ -15,8 +15,8 @@ Like the exercise checks it never raises on a learner's input. The test suite
 checks every quiz: the key scores full marks, and every wrong option has its own
 explanation. A question may name its ``case`` (the numbers, strings or code it asks about): it counts as
 transfer only if its lesson shows none of them (``scripts/quiz_cases.py`` looks). A "predict" question
-carries ``compute``, which runs the kit on that case and names the option that came true, so the test
-suite checks its key by running it.
+carries ``compute`` (defined above its lesson's ``QUIZ``), which runs the kit on that case and names the
+option that came true, so the test suite checks its key by running it.
 """
 
 from __future__ import annotations
@@ -98,6 +98,14 @@ class Quiz:
                 print(f"? {number}: {raw!r} is not a valid answer — write one of the letters {letters}.")
         print(f"{right} of {len(self.questions)} right.")
         return right
+
+
+def only_true(outcomes: Mapping[str, bool]) -> str:
+    """For a ``compute``: the one letter whose outcome held when the kit ran; none or several is an error."""
+    letters = [letter for letter, holds in outcomes.items() if holds]
+    if len(letters) != 1:
+        raise AssertionError(f"the run made {letters or 'no option'} true; exactly one option should be")
+    return letters[0]
 
 
 def _answer(answers: object, number: int) -> object:
