@@ -14,6 +14,9 @@ from pathlib import Path
 from aria_kit.exercises.catalogue import KINDS, all_exercises
 from aria_kit.exercises.quiz import KINDS as QUESTION_KINDS
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from quiz_cases import is_transfer  # noqa: E402  (a sibling script: it reads the notebooks)
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "exercises.md"
 
 HEADER = """# Exercises and quizzes: the difficulty curve
@@ -24,7 +27,13 @@ by the authors, not timings of learners; a lesson's **Time** adds them to its re
 
 Kinds: a **warm-up** writes out a formula or recipe the lesson just gave; a **specification** states
 what the result must satisfy and leaves the how to the learner; a **design** asks for a decision the
-lesson does not make; the **stretch** task is open. `show_solution("05.1")` prints one worked answer.
+lesson does not make, and ships two solutions of different design that its check passes (a test runs
+both); the **stretch** task is open. `show_solution("05.1")` prints one worked answer.
+
+In the quiz table the kinds are labels; two columns are computed. **transfer** counts the questions whose
+declared case (their numbers, strings or code) appears in no cell or output of the lesson
+(`scripts/quiz_cases.py`); a question with no case is not transfer. **computed key** counts the predict
+questions whose key a test finds by running the kit on the question's case.
 """
 
 
@@ -38,9 +47,11 @@ def render() -> str:
             kinds[exercise.kind] += 1
             lines.append(f"| {exercise.id} | {exercise.designs} | {exercise.kind} | {exercise.minutes} |")
     lines += ["", "In all: " + ", ".join(f"{kinds[kind]} {kind}" for kind in KINDS) + ".", "",
-              "## Quizzes", "", "| lesson | questions | " + " | ".join(QUESTION_KINDS) + " | predict, explain or choose |",
-              "|---|---:|" + "---:|" * (len(QUESTION_KINDS) + 1)]
+              "## Quizzes", "", "| lesson | questions | " + " | ".join(QUESTION_KINDS)
+              + " | predict, explain or choose | transfer | computed key |",
+              "|---|---:|" + "---:|" * (len(QUESTION_KINDS) + 3)]
     total: Counter[str] = Counter()
+    transfer_total = computed_total = 0
     for lesson in all_exercises():
         quiz = getattr(importlib.import_module(f"aria_kit.exercises.lesson{lesson}"), "QUIZ", None)
         if quiz is None:
@@ -48,11 +59,14 @@ def render() -> str:
         counts = Counter(question.kind for question in quiz.questions)
         total.update(counts)
         understanding = len(quiz.questions) - counts["recall"]
+        transfer = sum(is_transfer(question, lesson) for question in quiz.questions)
+        computed = sum(question.compute is not None for question in quiz.questions)
+        transfer_total, computed_total = transfer_total + transfer, computed_total + computed
         lines.append(f"| {lesson} | {len(quiz.questions)} | " + " | ".join(str(counts[k]) for k in QUESTION_KINDS)
-                     + f" | {understanding / len(quiz.questions):.0%} |")
+                     + f" | {understanding / len(quiz.questions):.0%} | {transfer} | {computed} |")
     questions = sum(total.values())
     lines.append(f"| all | {questions} | " + " | ".join(str(total[k]) for k in QUESTION_KINDS)
-                 + f" | {(questions - total['recall']) / max(questions, 1):.0%} |")
+                 + f" | {(questions - total['recall']) / max(questions, 1):.0%} | {transfer_total} | {computed_total} |")
     return "\n".join(lines) + "\n"
 
 

@@ -62,7 +62,7 @@ def test_a_malformed_catalogue_entry_is_refused(fields, message):
 
 def test_a_solution_that_is_a_plain_value_prints_its_assignment(capsys, monkeypatch):
     monkeypatch.setattr(lesson05_solutions, "CASES", [1, 2], raising=False)
-    entry = Exercise("05.9", designs="cases", kind="design", minutes=5, solution=("CASES",))
+    entry = Exercise("05.9", designs="cases", kind="specification", minutes=5, solution=("CASES",))
     monkeypatch.setattr(catalogue, "lesson_exercises", lambda lesson: [entry])
     show_solution("05.9")
     assert capsys.readouterr().out == "CASES = [1, 2]\n"

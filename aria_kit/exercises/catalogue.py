@@ -5,7 +5,9 @@ From that one list come three things a learner or an instructor sees: ``show_sol
 worked answer, not the whole file), the difficulty table ``docs/exercises.md`` (written by
 ``scripts/exercise_table.py``, checked by ``tests/test_exercise_catalogue.py``) and the lesson's time
 estimate (``tests/test_lesson_structure.py`` adds the minutes). It does not run or check exercises:
-the ``check_*`` functions in each lesson module do that.
+the ``check_*`` functions in each lesson module do that. A design exercise names its check, and
+``aria_kit.solutions.lessonNN.SOLUTIONS[id]`` lists two or more designs, each the arguments of one call of
+that check: ``tests/test_exercise_kinds.py`` runs the check on each, so the label is tested.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ class Exercise:
     """One exercise: ``id`` is "05.1" or "Stretch 05"; ``solution`` names objects in ``aria_kit.solutions.lessonNN``.
 
     ``kind`` is a warm-up (a formula or recipe the lesson just gave, written out), a specification (the
-    task states what must hold; the learner chooses how), a design (the learner makes a decision the
-    lesson does not make for them) or the lesson's open stretch task.
+    task states what must hold; the learner chooses how, but the check accepts one answer), a design (the
+    learner makes a decision the lesson does not make for them, and two shipped solutions of different
+    design pass its check) or the lesson's open stretch task. ``check`` names the ``check_*`` function of
+    ``aria_kit.exercises.lessonNN`` that grades a design exercise.
     """
 
     id: str
@@ -33,6 +37,7 @@ class Exercise:
     kind: str
     minutes: int
     solution: tuple[str, ...] = ()
+    check: str = ""
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -43,6 +48,9 @@ class Exercise:
             raise ValueError(f"exercise {self.id}: only 'Stretch NN' has kind 'stretch', and it must")
         if not isinstance(self.minutes, int) or not 1 <= self.minutes <= 180:
             raise ValueError(f"exercise {self.id}: minutes must be a whole number from 1 to 180")
+        if (self.kind == "design") != bool(self.check):
+            raise ValueError(f"exercise {self.id}: a design exercise names the check_* function that grades it "
+                             "(check=\"check_…\"), and only a design exercise does")
         object.__setattr__(self, "solution", tuple(self.solution))
 
     @property

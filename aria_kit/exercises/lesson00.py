@@ -30,7 +30,7 @@ QUIZ = Quiz("Lesson 00", [
         {"b": "the embedding model averages token vectors, so '4821' and '4812' look alike to it (lesson 02).",
          "c": "recall runs before the model is called, and the model only sees what the search returned.",
          "d": "memories carry a category, but search ranks by text; nothing looks at the category."},
-        kind="explain"),
+        kind="explain", case=("order 4821",)),
     Question(
         "With no OPENAI_API_KEY and no OPENAI_BASE_URL set, who writes Aria's answers?",
         {"a": "A small language model downloaded on first use.",

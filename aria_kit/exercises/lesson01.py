@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.interfaces import Hit, MemoryBackend, MemoryRecord
 
 SOLUTION = "lesson01"
@@ -189,6 +189,26 @@ def check_bounded_memory(cls: Callable[..., MemoryBackend]) -> bool:
     return check("Stretch 01 (a memory that forgets)", lambda: _bounded_memory_test(cls), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_missing_delete() -> str:
+    """01: a MemoryBackend subclass that writes every method but ``delete``."""
+    from aria_kit.interfaces import MemoryBackend
+
+    methods = {name: (lambda self, *args, **kwargs: None) for name in MemoryBackend.__abstractmethods__ - {"delete"}}
+    partial = type("Partial", (MemoryBackend,), methods)  # defining the class raised nothing: not "d"
+    try:
+        memory = partial()
+    except TypeError:
+        return "c"
+    try:
+        return "b" if memory.delete("mem_0001") is None else "a"
+    except NotImplementedError:
+        return "a"
+
+
 QUIZ = Quiz("Lesson 01", [
     Question(
         "Why does the agent loop talk to a MemoryBackend rather than to HybridMemory directly?",
@@ -212,7 +232,7 @@ QUIZ = Quiz("Lesson 01", [
         {"a": "that is what happens without an ABC; with one, the instance is never created.",
          "b": "an abstract method is not an inherited default: while one is left, the class cannot be instantiated.",
          "d": "defining the class is allowed; only creating an instance is refused."},
-        kind="predict"),
+        kind="predict", case=("delete",), compute=_key_missing_delete),
     Question(
         "A memory deletes mem_0003, then stores a new fact. Which id should the new fact get?",
         {"a": "mem_0003, so the ids stay contiguous.",
@@ -223,7 +243,7 @@ QUIZ = Quiz("Lesson 01", [
         {"a": "then an old answer quoting mem_0003 would point at a different memory.",
          "c": "the agent quotes ids in its answers, and the memory tools find memories by them.",
          "d": "the memory cannot know who quoted an id: answers, logs and other sessions keep it out of its sight."},
-        kind="choose"),
+        kind="choose", case=("mem_0003",)),
     Question(
         "The toy KeywordOverlapMemory found nothing for 'What hardware did she buy?'. Why?",
         {"a": "Its search has a bug in the sort.",
@@ -234,5 +254,5 @@ QUIZ = Quiz("Lesson 01", [
         {"a": "the sort works; there is simply nothing with a score above zero to sort.",
          "c": "the table calls memory.search directly; no agent is involved there.",
          "d": "seed_memory stored all seven facts, including the order; list_all shows them."},
-        kind="explain"),
+        kind="explain", case=("What hardware did she buy?",)),
 ])

@@ -19,18 +19,18 @@ import numpy as np
 from aria_kit.embeddings import normalize
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.interfaces import Embedder
 
 SOLUTION = "lesson02"
 
 EXERCISES = [
     Exercise("02.1", designs="row normalisation that keeps each direction, leaves zero rows at zero and never "
-             "changes its input", kind="specification", minutes=10, solution=("to_unit_length",)),
+             "changes its input", kind="warm-up", minutes=10, solution=("to_unit_length",)),
     Exercise("02.2", designs="a cosine that is symmetric, ignores length, and gives a zero vector 0",
-             kind="specification", minutes=10, solution=("cosine",)),
+             kind="warm-up", minutes=10, solution=("cosine",)),
     Exercise("02.3", designs="top-k vector search with a tie rule that gives the same answer on every run",
-             kind="specification", minutes=15, solution=("top_k_by_cosine",)),
+             kind="warm-up", minutes=15, solution=("top_k_by_cosine",)),
     Exercise("Stretch 02", designs="an embedder that hears word order without losing the meaning",
              kind="stretch", minutes=30, solution=("OrderAwareEmbedder",)),
 ]
@@ -192,6 +192,22 @@ def check_order_aware_embedder(embedder: Embedder) -> bool:
     return check("Stretch 02 (an embedder that hears word order)", lambda: _order_aware_test(embedder), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_cosine_of_opposites() -> str:
+    """02: cosine([3, 4], [-6, -8]) with the kit's normalize."""
+    import numpy as np
+
+    from aria_kit.embeddings import normalize
+
+    a, b = normalize(np.array([[3.0, 4.0], [-6.0, -8.0]]))
+    value = float(a @ b)
+    return only_true({"a": abs(value - 1) < 1e-9, "b": abs(value + 1) < 1e-9, "c": abs(value) < 1e-9,
+                      "d": abs(value + 50) < 1e-9})
+
+
 QUIZ = Quiz("Lesson 02", [
     Question(
         "Why does the kit scale every embedding to length 1 when a text is stored?",
@@ -214,7 +230,7 @@ QUIZ = Quiz("Lesson 02", [
         {"a": "the cosine ignores length but not direction: a negative multiple points the other way.",
          "c": "0 means at right angles; these two are as far from right angles as vectors can be.",
          "d": "that is the bare dot product; the cosine divides it by both lengths (5 × 10), which gives −1."},
-        kind="predict"),
+        kind="predict", case=("[-6, -8]",), compute=_key_cosine_of_opposites),
     Question(
         "WordLlama gives '4812' and '4821' the same vector. Why?",
         {"a": "The numbers are too close in value.",
@@ -225,7 +241,7 @@ QUIZ = Quiz("Lesson 02", [
         {"a": "an embedding knows nothing about numeric value; '4812' and '9999' are just tokens.",
          "c": "the digits are embedded; they just average to the same vector in any order.",
          "d": "both vectors are unit length, and normalising cannot make two directions equal."},
-        kind="explain"),
+        kind="explain", case=("4812", "4821")),
     Question(
         "Two memories get exactly the same cosine for a query. What should top-k search do?",
         {"a": "Return them in whatever order the sort happens to produce.",

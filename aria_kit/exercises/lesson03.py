@@ -34,7 +34,7 @@ SOLUTION = "lesson03"
 # 5 minutes per exercise the old formula allowed (issue 20).
 EXERCISES = [
     Exercise("03.1", designs="an inverted index that adds and removes documents, never reuses a slot and keeps "
-             "only live terms", kind="design", minutes=35, solution=("InvertedIndex",)),
+             "only live terms", kind="specification", minutes=35, solution=("InvertedIndex",)),
     Exercise("03.2", designs="BM25 from the index alone, deciding what N and the average length mean after "
              "removals", kind="specification", minutes=30, solution=("bm25_scores",)),
     Exercise("Stretch 03", designs="a stemming tokenizer, and a query it fixes and one it breaks",
@@ -215,7 +215,7 @@ QUIZ = Quiz("Lesson 03", [
         {"a": "BM25 has no list of stop words here; 'the' is a token like any other.",
          "c": "idf comes from the documents alone; the query only chooses which idfs are added up.",
          "d": "the two values are exactly equal: same n, same N, same formula."},
-        kind="explain"),
+        kind="explain", case=("velocitydb", "0.827")),
     Question(
         "Why does BM25 saturate term frequency with k1 instead of multiplying by tf?",
         {"a": "A document that repeats a word ten times is more about it than one that says it once, but not "
@@ -250,5 +250,5 @@ QUIZ = Quiz("Lesson 03", [
         {"a": "the tf part is the same as ours; the whole difference is the idf.",
          "c": "all four documents have three tokens, and length normalisation cannot make a score negative.",
          "d": "both lowercase the same way: the three documents with 'alice' score −0.0209 because they match."},
-        kind="explain"),
+        kind="explain", case=("0.0209", "Bob likes Go")),
 ])

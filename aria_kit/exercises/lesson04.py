@@ -28,7 +28,7 @@ from aria_kit.embeddings import default_embedder
 from aria_kit.evaluation import EVAL_MEMORIES, build_eval_memory, rankings
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.fusion import reciprocal_rank_fusion
 
 SOLUTION = "lesson04"
@@ -38,7 +38,7 @@ EXERCISES = [
     Exercise("04.1", designs="rank fusion that returns every id once, best first, with a tie rule, refusing "
              "an id listed twice", kind="specification", minutes=25, solution=("rrf",)),
     Exercise("04.2", designs="a hybrid memory of your own (unit-vector matrix, token counts, BM25, fusion) that "
-             "ranks exactly like HybridMemory's RRF mode", kind="design", minutes=60, solution=("MyHybridMemory",)),
+             "ranks exactly like HybridMemory's RRF mode", kind="specification", minutes=60, solution=("MyHybridMemory",)),
     Exercise("Stretch 04", designs="score fusion instead of rank fusion, and how you would choose its weight",
              kind="stretch", minutes=30, solution=("ScoreFusionMemory",)),
 ]
@@ -194,6 +194,36 @@ def check_score_fusion(memory_class: type) -> bool:
     return check("Stretch 04 (score fusion)", lambda: _score_fusion_test(memory_class), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_rrf_of_one_ranking() -> str:
+    """04: 1st in the vector ranking, absent from the keyword ranking, RRF with k = 60."""
+    from aria_kit.fusion import reciprocal_rank_fusion
+
+    vector, keyword = ["target", "m2", "m3", "m4"], ["m2", "m3"]
+    score = dict(reciprocal_rank_fusion([vector, keyword], k=60))["target"]
+    return only_true({"a": abs(score - 1 / 61) < 1e-12, "b": abs(score - (1 / 61 + 1 / 64)) < 1e-12,
+                      "c": abs(score - 1 / 122) < 1e-12, "d": score == 1.0})
+
+
+def _key_smaller_k() -> str:
+    """04: k from 60 to 1, for a memory 1st by cosine that no keyword matches, while five others match 'the'."""
+    from aria_kit.fusion import reciprocal_rank_fusion
+
+    vector = ["target", "the1", "the2", "the3", "the4", "the5"]
+    keyword = ["the1", "the2", "the3", "the4", "the5"]  # a filler word: every other memory has it
+
+    def place(k: int) -> int | None:
+        order = [memory for memory, _ in reciprocal_rank_fusion([vector, keyword], k=k)]
+        return order.index("target") if "target" in order else None
+
+    before, after = place(60), place(1)
+    return only_true({"a": after is not None and after > before, "b": after is not None and after < before,
+                      "c": after == before, "d": after is None})
+
+
 QUIZ = Quiz("Lesson 04", [
     Question(
         "A memory is 1st in the vector ranking and absent from the keyword ranking (it shares no word with the "
@@ -204,7 +234,7 @@ QUIZ = Quiz("Lesson 04", [
         {"b": "that would rank it last in the keyword list; HybridMemory gives no keyword credit at all.",
          "c": "RRF adds the rankings' contributions, it does not average them: absent adds 0, so the sum is 1/61.",
          "d": "scores are sums of 1/(k + rank); with k = 60 no single ranking gives more than 1/61."},
-        kind="predict"),
+        kind="predict", case=("k = 60",), compute=_key_rrf_of_one_ranking),
     Question(
         "Why does RRF fuse ranks rather than adding the cosine and the BM25 score?",
         {"a": "ranks are faster to compute than scores",
@@ -226,7 +256,7 @@ QUIZ = Quiz("Lesson 04", [
         {"a": "a small k rewards the top of each list, which is where this memory is.",
          "c": "k changes how much a top rank outweighs a lower one, so it can change the order.",
          "d": "every memory stays in the vector ranking, so every memory gets a fused score."},
-        kind="predict"),
+        kind="predict", case=("from 60 to 1", "rank 1 earns"), compute=_key_smaller_k),
     Question(
         "Your MyHybridMemory and HybridMemory agree on every score but list two memories with equal fused "
         "scores in a different order. Which rule does HybridMemory follow?",

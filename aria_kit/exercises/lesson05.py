@@ -18,7 +18,7 @@ import numpy as np
 
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.measuring import bootstrap_interval, capped_recall_at_k, ndcg_at_k
 
 SOLUTION = "lesson05"
@@ -188,6 +188,37 @@ def check_sign_flip(fn: Callable) -> bool:
     return check("Stretch 05 (sign-flip test)", lambda: _sign_flip_test(fn), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_capped_recall_of_eight() -> str:
+    """05: 8 labelled facts, 5 of them in the top 5."""
+    from aria_kit.measuring import capped_recall_at_k, recall_at_k
+
+    relevant = [f"fact_{n}" for n in range(8)]
+    ranking = relevant[:5] + ["other_1", "other_2"]
+    pair = (recall_at_k(ranking, relevant, 5), capped_recall_at_k(ranking, relevant, 5))
+    return only_true({"a": pair == (0.625, 1.0), "b": pair == (1.0, 1.0), "c": pair == (0.625, 0.625),
+                      "d": pair == (1.0, 0.625)})
+
+
+def _key_bootstrap_by_session() -> str:
+    """05: questions of one session succeed or fail together; resample sessions instead of questions."""
+    import numpy as np
+
+    from aria_kit.measuring import bootstrap_interval
+
+    rng = np.random.default_rng(0)
+    outcomes = rng.integers(0, 2, size=20).astype(float)  # one outcome per session ...
+    values = np.repeat(outcomes, 5)  # ... shared by its five questions
+    sessions = np.repeat(np.arange(20), 5)
+    low, high = bootstrap_interval(values)
+    low_s, high_s = bootstrap_interval(values, clusters=sessions)
+    return only_true({"a": high_s - low_s > high - low, "b": high_s - low_s < high - low,
+                      "c": (low_s, high_s) == (low, high), "d": False})
+
+
 QUIZ = Quiz("Lesson 05", [
     Question(
         "You try twenty settings on the dev questions and keep the one with the highest dev score. On the held-out "
@@ -200,7 +231,7 @@ QUIZ = Quiz("Lesson 05", [
         {"a": "true for a setting fixed in advance; the choice itself was tuned to the dev questions' luck.",
          "c": "both splits are cut by the same rule; neither is meant to be easier.",
          "d": "dev scores carry real information; the chosen one is only biased upward, not meaningless."},
-        kind="predict"),
+        kind="explain"),
     Question(
         "A question has 8 labelled facts, and the top 5 of a search holds 5 of them. What are its recall@5 and "
         "its capped recall@5?",
@@ -209,7 +240,7 @@ QUIZ = Quiz("Lesson 05", [
         {"b": "plain recall divides by every relevant fact, so it cannot reach 1 with 8 answers and 5 places.",
          "c": "capped recall divides by min(k, number relevant): 5 here, so a perfect top 5 scores 1.",
          "d": "the two are swapped: capped recall is the one that forgives the lack of room."},
-        kind="predict"),
+        kind="predict", case=("8 labelled facts", "0.625"), compute=_key_capped_recall_of_eight),
     Question(
         "The questions of one chat session tend to succeed or fail together. If the bootstrap resamples whole "
         "sessions instead of single questions, what happens to the 95% interval?",
@@ -222,7 +253,7 @@ QUIZ = Quiz("Lesson 05", [
         {"b": "nothing is averaged away: each resample still holds every question of the sessions it draws.",
          "c": "the point estimate stays, but the interval measures how much the mean would move on other sessions.",
          "d": "each resample's mean is the sum over the questions it holds divided by their number, whatever the sizes."},
-        kind="predict"),
+        kind="predict", compute=_key_bootstrap_by_session),
     Question(
         "Two ways to report a tuned fusion weight: (A) choose it on dev, then score held-out once; (B) choose it on "
         "dev and held-out together, then report the mean over both. Which tells you what a new user will see?",
@@ -244,5 +275,5 @@ QUIZ = Quiz("Lesson 05", [
         {"b": "BM25 still scores the cut documents; they share fewer words with the question.",
          "c": "vector search also lost ground when the sub-questions were cut; it did not gain.",
          "d": "the same labels were used for both versions; only the document text changed."},
-        kind="explain"),
+        kind="explain", case=("fanoutqa",)),
 ])

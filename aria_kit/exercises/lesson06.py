@@ -18,7 +18,7 @@ from typing import Any, Literal, Optional
 
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.interfaces import Tool
 from aria_kit.schemas import schema_from_function, validate_arguments
 
@@ -235,12 +235,72 @@ EXERCISES = [
     Exercise("06.1", designs="a schema derivation from a signature: types, defaults, docstring descriptions, and a "
              "refusal to guess a missing hint", kind="specification", minutes=25, solution=("derive_schema",)),
     Exercise("06.2", designs="an argument validator that reports every problem at once, with true not an integer",
-             kind="design", minutes=20, solution=("check_arguments",)),
+             kind="specification", minutes=20, solution=("check_arguments",)),
     Exercise("06.3", designs="a word_count tool whose schema comes from its own signature (the lesson's recipe)",
              kind="warm-up", minutes=10, solution=("WordCountTool",)),
     Exercise("Stretch 06", designs="lists (list[X]) and optional values (X or None, Optional[X]) in the schema derivation", kind="stretch",
              minutes=25, solution=("derive_schema_plus",)),
 ]
+
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_memory_search_answer(arguments: dict) -> tuple[str, bool]:
+    """What memory_search's invoke answers for ``arguments``, and whether run was called."""
+    import json
+
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.tools import MemorySearchTool
+
+    class Counted(HybridMemory):  # run's only work is a search, so a search is a call to run
+        def search(self, *args, **kwargs):
+            calls.append(args)
+            return super().search(*args, **kwargs)
+
+    calls: list[tuple] = []
+    tool = MemorySearchTool(Counted())
+    tool.memory.store("Order #4821 was for 32 GB of DDR5 RAM.")
+    try:
+        answer = tool.invoke(json.dumps(arguments))
+    except Exception as exc:  # noqa: BLE001 - an exception is an outcome an option names
+        return f"raised {type(exc).__name__}", bool(calls)
+    return answer, bool(calls)
+
+
+def _key_schema_without_docstring() -> str:
+    """06: run(self, query: str, top_k: int = 3) with no docstring."""
+    from aria_kit.interfaces import Tool
+
+    class Search(Tool):
+        name = "search"
+        description = "Search."
+
+        def run(self, query: str, top_k: int = 3) -> str:
+            return query
+
+    parameters = Search().schema()["function"]["parameters"]
+    top_k = parameters["properties"].get("top_k")
+    if top_k is None:
+        return "a"
+    typed = top_k.get("type") == "integer" and top_k.get("default") == 3 and "top_k" not in parameters["required"]
+    return only_true({"b": typed and "description" not in top_k, "c": typed and "description" in top_k})
+
+
+def _key_top_k_true() -> str:
+    """06: memory_search gets {"query": "order 4821", "top_k": true}."""
+    answer, ran = _key_memory_search_answer({"query": "order 4821", "top_k": True})
+    refused = answer.startswith("Error:") and "`top_k` must be of type integer, got bool" in answer
+    return only_true({"a": ran and not answer.startswith("Error:"), "b": answer.startswith("raised"),
+                      "c": refused and not ran})
+
+
+def _key_top_k_over_maximum() -> str:
+    """06: memory_search gets {"query": "order 4821", "top_k": 50}, its schema's maximum being 10."""
+    answer, ran = _key_memory_search_answer({"query": "order 4821", "top_k": 50})
+    return only_true({"a": ran and not answer.startswith(("Error:", "raised")), "b": answer.startswith("Error:")
+                      and "top_k" in answer and not ran, "c": False, "d": answer.startswith("raised ValueError")})
+
 
 QUIZ = Quiz("Lesson 06", [
     Question(
@@ -251,7 +311,7 @@ QUIZ = Quiz("Lesson 06", [
         "b",
         "the signature alone gives the type, the default and so 'not required'; only descriptions need the docstring.",
         {"a": "every typed parameter is in the schema; the docstring only adds descriptions.",
-         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}, kind="predict"),
+         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}, kind="predict", case=("top_k: int = 3", "no docstring"), compute=_key_schema_without_docstring),
     Question(
         "The model sends `{\"query\": \"order 4821\", \"top_k\": true}` to memory_search. What happens?",
         {"a": "top_k is read as 1, because in Python True == 1",
@@ -261,7 +321,7 @@ QUIZ = Quiz("Lesson 06", [
         "JSON true is a boolean, not an integer; validation refuses it before run, and the model can fix its call.",
         {"a": "that is exactly the mistake a validator must not make: isinstance(True, int) is true in Python, "
               "so the check has to rule bool out explicitly.",
-         "b": "invoke validates first and answers with text; a bad argument never reaches run."}, kind="predict"),
+         "b": "invoke validates first and answers with text; a bad argument never reaches run."}, kind="predict", case=('"top_k": true', "true"), compute=_key_top_k_true),
     Question(
         "Why does the kit refuse `().__class__.__base__.__subclasses__()` instead of running it with empty builtins?",
         {"a": "Empty builtins hide names, not objects: the expression walks from a tuple to every loaded class",
@@ -270,7 +330,7 @@ QUIZ = Quiz("Lesson 06", [
         "a",
         "`eval` with no builtins is not a sandbox; the calculator parses the text and allows a short whitelist.",
         {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
-         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain"),
+         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain", case=("().__class__.__base__.__subclasses__()",)),
     Question(
         "memory_search declares `top_k: Annotated[int, Bounds(minimum=1, maximum=10)] = 3`. The model sends "
         "`{\"query\": \"order 4821\", \"top_k\": 50}`. What happens?",
@@ -286,5 +346,5 @@ QUIZ = Quiz("Lesson 06", [
          "c": "the derivation reads Annotated's Bounds into the schema (minimum and maximum), and invoke enforces "
               "them; that is why they are declared on the parameter.",
          "d": "tools answer with text, never by crashing the agent: a refused argument comes back as an Error: "
-              "message the model can act on."}, kind="predict"),
+              "message the model can act on."}, kind="predict", case=('"top_k": 50', "maximum=10"), compute=_key_top_k_over_maximum),
 ])

@@ -151,11 +151,12 @@ def check_fit_live_context(fit_live_context: Callable[[Sequence[Hit], int], str]
 
 EXERCISES = [
     Exercise("07.1", designs="a compiler from persona data to a system message that drops empty sections and matches the "
-             "kit character for character", kind="specification", minutes=15, solution=("compile_persona",)),
+             "kit character for character", kind="warm-up", minutes=15, solution=("compile_persona",)),
     Exercise("07.2", designs="a forbidden-phrase detector that matches whole words across spacing and case",
              kind="specification", minutes=15, solution=("violations",)),
     Exercise("07.3", designs="a persona rule of your own and the code check that catches a reply breaking it, "
-             "with replies it must tell apart", kind="design", minutes=20, solution=("breaks_rule",)),
+             "with replies it must tell apart", kind="design", minutes=20,
+             solution=("RULE", "breaks_rule", "RULE_SHORT", "breaks_short_rule"), check="check_persona_rule"),
     Exercise("Stretch 07", designs="a live context that fits a character budget by dropping whole, lowest-ranked "
              "memories", kind="stretch", minutes=25, solution=("fit_live_context",)),
 ]
@@ -180,7 +181,7 @@ QUIZ = Quiz("Lesson 07", [
         "a",
         "the stand-in's `_scrub` reads the Never-say line and deletes matches; a real model is only asked, so measure it.",
         {"b": "a real model usually follows the rule, not always; only a measurement with that model can say how often.",
-         "c": "persona.py enforces nothing; it only writes the instruction into the prompt."}, kind="explain"),
+         "c": "persona.py enforces nothing; it only writes the instruction into the prompt."}, kind="explain", case=("DDR5",)),
     Question(
         "Offline, changing Aria's trait 'concise' to 'playful' leaves every answer unchanged. Why?",
         {"a": "Traits have no effect on any model",
@@ -189,7 +190,7 @@ QUIZ = Quiz("Lesson 07", [
         "b",
         "the stand-in is a handful of rules; traits are words only a language model can act on.",
         {"a": "a real model does read them; the lesson's measurement cell is how you find out how much.",
-         "c": "the prompt was recompiled (the diff shows the changed line); the stand-in simply ignores that line."}, kind="explain"),
+         "c": "the prompt was recompiled (the diff shows the changed line); the stand-in simply ignores that line."}, kind="explain", case=("playful",)),
     Question(
         "Your application must never show a competitor's name. What should you rely on?",
         {"a": "A \"Never say\" line in the persona",
@@ -199,5 +200,5 @@ QUIZ = Quiz("Lesson 07", [
         "a prompt instructs and lowers the odds; only code that inspects the answer can guarantee anything.",
         {"a": "a prompt instructs, it does not enforce: a real model can still say it.",
          "c": "repeating an instruction may change the odds, not the guarantee: the model is still only asked. "
-              "Check in code."}, kind="choose"),
+              "Check in code."}, kind="choose", case=("competitor",)),
 ])

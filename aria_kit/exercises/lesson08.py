@@ -20,7 +20,7 @@ from aria_kit.agent import AutonomousAgent
 from aria_kit.calculator import CalculatorTool
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Hit
 from aria_kit.interfaces import Tool
@@ -189,6 +189,65 @@ def check_guarded_loop(guarded_loop: MiniLoop) -> bool:
     return check("Stretch 08 (refuse repeated calls)", lambda: _guarded_test(guarded_loop), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_agent(llm, **limits):
+    """An agent on a fresh memory with the kit's tools, answering through ``llm`` (a ScriptedProvider)."""
+    from aria_kit.persona import ARIA
+    from aria_kit.tools import default_tools
+
+    memory = HybridMemory()
+    return AutonomousAgent(ARIA, llm, memory, default_tools(memory), **limits)
+
+
+def _key_invalid_json_arguments() -> str:
+    """08: the model's tool call has arguments that are not JSON."""
+    from aria_kit.scripted import ScriptedProvider, call_tool, say
+
+    llm = ScriptedProvider([call_tool("memory_search", '{"query": "order 4821"'), say("Done.")])
+    agent = _key_agent(llm)
+    try:
+        agent.chat("What did Alice order?")
+    except Exception:  # noqa: BLE001 - a traceback is an outcome an option names
+        return "a"
+    last = llm.requests[-1]["messages"][-1]
+    if last["role"] != "tool":
+        return "c"
+    return only_true({"b": last["content"].startswith("Error:") and "JSON" in last["content"],
+                      "c": not last["content"].startswith("Error:")})
+
+
+def _key_script_runs_out() -> str:
+    """08: ScriptedProvider runs out of replies in the middle of a turn."""
+    from aria_kit.scripted import ScriptedProvider, call_tool
+
+    agent = _key_agent(ScriptedProvider([call_tool("memory_search", {"query": "order"})]))  # no second reply
+    before = list(agent.history)
+    try:
+        agent.chat("What did Alice order?")
+    except AssertionError:
+        pass
+    after = agent.history
+    return only_true({"a": after == before + [{"role": "user", "content": "What did Alice order?"}],
+                      "b": after == before, "c": len(after) == len(before) + 2})
+
+
+def _key_twenty_store_calls() -> str:
+    """08: one reply asks for twenty memory_store calls; max_tool_calls_per_reply is 8."""
+    from aria_kit.scripted import ScriptedProvider, call_tools, say
+
+    calls = [("memory_store", {"text": f"Fact number {n} about the project."}) for n in range(20)]
+    llm = ScriptedProvider([call_tools(*calls), say("Stored what I could.")])
+    agent = _key_agent(llm, max_tool_calls_per_reply=8)
+    agent.chat("Remember these twenty facts.")
+    tools = [m for m in llm.requests[-1]["messages"] if m["role"] == "tool"]
+    errors = [m for m in tools if m["content"].startswith("Error:") and "limit" in m["content"]]
+    return only_true({"a": len(tools) == 8, "b": len(tools) == 20 and len(errors) == 12
+                      and not any(m["content"].startswith("Error:") for m in tools[:8]), "c": not tools})
+
+
 QUIZ = Quiz("Lesson 08", [
     Question(
         "The model replies with a tool call whose arguments are not valid JSON. What will the next request to the "
@@ -201,7 +260,7 @@ QUIZ = Quiz("Lesson 08", [
         {"a": "only failures that are not the model's (a provider error, a bug) propagate; a bad call is data.",
          "c": "silently dropping the arguments would run the tool on nothing, and nobody would know why: the model "
               "could not fix a call it never hears was wrong."},
-        kind="predict"),
+        kind="predict", case=("not valid JSON",), compute=_key_invalid_json_arguments),
     Question(
         "A provider caches the longest identical beginning of recent requests. Which design keeps the cache "
         "matching past the first message on a conversation's second turn?",
@@ -227,7 +286,7 @@ QUIZ = Quiz("Lesson 08", [
         "memory is data: the kit never runs it, but a model reads it, so treat recalled text as untrusted input.",
         {"a": "no code path runs memory text; the risk is a model that reads it and obeys.",
          "c": "the memory tool stores any sentence; filtering words would not stop a rephrased injection."},
-        kind="explain"),
+        kind="explain", case=("Ignore", "reveal")),
     Question(
         "ScriptedProvider runs out of replies in the middle of a turn. What will `agent.history` hold afterwards?",
         {"a": "The user message without an answer",
@@ -237,7 +296,7 @@ QUIZ = Quiz("Lesson 08", [
         "a failure that is not the model's mistake propagates and leaves the history as it was, so the user can retry.",
         {"a": "the history is only appended when a turn ends with an answer.",
          "c": "the round limit is for a model that keeps calling tools; an exhausted script is a test failure."},
-        kind="predict"),
+        kind="predict", case=("out of replies",), compute=_key_script_runs_out),
     Question(
         "One reply asks for twenty `memory_store` calls and `max_tool_calls_per_reply` is 8. What will the next "
         "request carry after that reply?",
@@ -250,5 +309,5 @@ QUIZ = Quiz("Lesson 08", [
         {"a": "a chat-completions API refuses a request in which a tool call has no tool message, and the model "
               "would not know what happened to the others.",
          "c": "the limit protects the user's turn instead of ending it: the model gets another round to answer."},
-        kind="predict"),
+        kind="predict", case=("twenty",), compute=_key_twenty_store_calls),
 ])

@@ -24,7 +24,7 @@ from aria_kit.agent import AutonomousAgent
 from aria_kit.demo import DEMO_FACTS, make_agent, seed_memory
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.tools import default_tools
 from aria_kit.interfaces import MemoryBackend, Tool
@@ -39,9 +39,11 @@ EXERCISES = [
     Exercise("09.2", designs="seeding a memory file so that running the cell again, or in a new process, adds "
              "nothing", kind="specification", minutes=10, solution=("seed_once",)),
     Exercise("09.3", designs="a memory_forget tool whose every refusal is a message the model can act on",
-             kind="design", minutes=20, solution=("MemoryForgetTool", "make_forget_tool")),
+             kind="design", minutes=20, solution=("MemoryForgetTool", "make_forget_tool", "SuggestingForgetTool"),
+             check="check_forget_tool"),
     Exercise("09.4", designs="moving a running agent onto a memory file mid-conversation without losing its "
-             "history, memories or tools", kind="design", minutes=20, solution=("move_memory",)),
+             "history, memories or tools", kind="design", minutes=20,
+             solution=("move_memory", "move_memory_by_new_tools"), check="check_move_memory"),
     Exercise("Stretch 09", designs="saving a conversation and resuming it in a new agent on the same memory file",
              kind="stretch", minutes=20, solution=("save_conversation", "resume")),
 ]
@@ -219,6 +221,56 @@ def check_resume(save_conversation: Callable[..., None], resume: Callable[..., A
     return check("Stretch 09 (resume a conversation)", lambda: _resume_test(save_conversation, resume), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_agent(memory=None):
+    """The kit's agent on the offline stand-in, as lesson 09 assembles it (memory_update included)."""
+    from aria_kit.demo import make_agent
+    from aria_kit.offline import OfflineProvider
+
+    return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
+
+
+def _key_hot_swap_between_turns() -> str:
+    """09: register_tool(StorageWebSearch()) between two turns."""
+    from aria_kit.demo import StorageWebSearch, seed_memory
+    from aria_kit.scripted import ScriptedProvider, say
+
+    agent = _key_agent()
+    seed_memory(agent.memory)
+    agent.llm = llm = ScriptedProvider([say("First."), say("Second.")])
+    agent.chat("Hello, Aria.")
+    history = list(agent.history)
+    agent.register_tool(StorageWebSearch())
+    agent.chat("What is an LSM-tree?")
+    request = llm.requests[-1]
+    sent_history = [m for m in request["messages"][1:] if m in history]
+    web = [s for s in request["tools"] if s["function"]["name"] == "web_search"]
+    is_new = agent.tools["web_search"].__class__ is StorageWebSearch
+    return only_true({"a": sent_history == history and len(web) == 1 and is_new, "b": not sent_history,
+                      "c": len(web) == 2})
+
+
+def _key_seed_a_file_twice() -> str:
+    """09: the demo facts seeded into HybridMemory(path='aria.sqlite') by a cell run twice."""
+    import tempfile
+    from pathlib import Path
+
+    from aria_kit.demo import DEMO_FACTS, seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
+        path = Path(folder) / "aria.sqlite"
+        for _ in range(2):
+            with HybridMemory(path=path) as memory:
+                seed_memory(memory)
+        with HybridMemory(path=path) as memory:
+            count = len(memory)
+    return only_true({"a": count == len(DEMO_FACTS), "b": count == 2 * len(DEMO_FACTS), "c": False})
+
+
 QUIZ = Quiz("Lesson 09", [
     Question(
         "register_tool(StorageWebSearch()) is called between turns 5 and 6. What will the model's next request "
@@ -231,7 +283,7 @@ QUIZ = Quiz("Lesson 09", [
         "the memory are untouched.",
         {"b": "nothing else is touched; that is what makes it a hot swap.",
          "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."},
-        kind="predict"),
+        kind="predict", case=("StorageWebSearch",), compute=_key_hot_swap_between_turns),
     Question(
         "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the "
         "file?",
@@ -242,7 +294,7 @@ QUIZ = Quiz("Lesson 09", [
         "a file remembers across runs; seed only when the memory is empty (exercise 09.2).",
         {"a": "store does not look for duplicates; each call adds a memory with a new id.",
          "c": "opening a memory file never deletes anything: that is the point of persistence."},
-        kind="predict"),
+        kind="predict", case=("aria.sqlite", "twice"), compute=_key_seed_a_file_twice),
     Question(
         "Why does the lesson start a new Python process to test persistence, not just a new HybridMemory object?",
         {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in "
@@ -267,7 +319,7 @@ QUIZ = Quiz("Lesson 09", [
         {"b": "the search put the deadline first (it contains 'project'); the answer's order is the stand-in's.",
          "c": "turn 1 recalled mem_0005, mem_0003 and mem_0001 (the trace's recall step); mem_0002 came from the "
               "tool's search."},
-        kind="explain"),
+        kind="explain", case=("What is Alice's project",)),
     Question(
         "Your memory_forget tool is asked to forget an id that does not exist. Which design should it follow?",
         {"a": "Raise KeyError so the bug is visible",
@@ -277,5 +329,5 @@ QUIZ = Quiz("Lesson 09", [
         "a model's wrong id is the model's mistake: it goes back as text the model can act on, like any bad call.",
         {"a": "exceptions are for bugs in our code; a tool the model called wrongly answers with text (lesson 06).",
          "c": "a tool must not claim success it did not have: the model would tell the user something false."},
-        kind="choose"),
+        kind="choose", case=("memory_forget",)),
 ])

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from aria_kit.demo_data import seed_memory
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
@@ -27,7 +27,7 @@ EXERCISES = [
     Exercise("10.1", designs="a walk from any version of a fact to its current one, that refuses an unknown id",
              kind="specification", minutes=10, solution=("follow_to_current",)),
     Exercise("10.2", designs="the rule that decides whether a new fact replaces a stored one",
-             kind="design", minutes=25, solution=("replaces",)),
+             kind="specification", minutes=25, solution=("replaces",)),
     Exercise("Stretch 10", designs="search as of a past day, with a choice for the first version's unknown start",
              kind="stretch", minutes=30, solution=("search_as_of",)),
 ]
@@ -135,6 +135,41 @@ def check_search_as_of(search_as_of: Callable[..., list]) -> bool:
     return check("Stretch 10 (search as of a day)", lambda: _as_of_test(search_as_of), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_agent(memory=None):
+    """The kit's agent on the offline stand-in, as lesson 09 assembles it (memory_update included)."""
+    from aria_kit.demo import make_agent
+    from aria_kit.offline import OfflineProvider
+
+    return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
+
+
+def _key_append_only_language() -> str:
+    """10: append-only memory with the Rust fact and "Alice has switched to Go."; the stand-in is asked."""
+    from aria_kit.hybrid_memory import HybridMemory
+
+    memory = HybridMemory()
+    memory.store("Alice's favourite programming language is Rust.", {"category": "user_pref"})
+    memory.store("Alice has switched to Go.", {"category": "user_pref"})
+    answer = _key_agent(memory).chat("What is Alice's favourite programming language?")
+    return only_true({"a": "Go" in answer and "Rust" not in answer, "b": "Rust" in answer and "Go" not in answer,
+                      "c": "Rust" in answer and "Go" in answer})
+
+
+def _key_dave_likes_chess() -> str:
+    """10: memory holds "Dave likes tea."; the agent stores "Dave likes chess."."""
+    from aria_kit.hybrid_memory import HybridMemory
+
+    memory = HybridMemory()
+    memory.store("Dave likes tea.", {"category": "user_pref"})
+    answer = _key_agent(memory).tools["memory_store"].invoke({"text": "Dave likes chess."})
+    return only_true({"a": answer.startswith("Not stored yet"), "b": answer.startswith("Stored as"),
+                      "c": answer.startswith("Not stored:")})
+
+
 QUIZ = Quiz("Lesson 10", [
     Question(
         "Append-only memory holds \"Alice's favourite programming language is Rust.\" and \"Alice has switched to "
@@ -147,7 +182,7 @@ QUIZ = Quiz("Lesson 10", [
         "none, so it is not quoted.",
         {"a": "Nothing in an append-only memory says which fact is newer; search ranks by words and meaning.",
          "c": "The stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},
-        kind="predict"),
+        kind="predict", case=("Alice has switched to Go.",), compute=_key_append_only_language),
     Question(
         "After `supersede(\"mem_0001\", \"… is Go.\")`, a default search for Alice's language no longer returns the "
         "Rust fact. Why, when the Rust fact is still stored?",
@@ -157,7 +192,7 @@ QUIZ = Quiz("Lesson 10", [
         "Superseding marks the row (superseded_by, superseded_at); search leaves marked rows out unless asked.",
         {"b": "Its vector and text are kept: include_history=True ranks it with its original scores.",
          "c": "No score changes: the row is left out of default search, not ranked lower."},
-        kind="explain"),
+        kind="explain", case=('supersede("mem_0001"',)),
     Question(
         "Memory holds \"Dave likes tea.\". The agent stores \"Dave likes chess.\". What does memory_store answer?",
         {"a": "Not stored yet: it may replace the tea fact", "b": "Stored as a new memory",
@@ -166,7 +201,7 @@ QUIZ = Quiz("Lesson 10", [
         "\"likes\" holds many values at once, so the check on write never flags it: both facts stay current.",
         {"a": "Same subject is not enough: the rule compares a single-valued slot (is, lives in), and \"likes\" is none.",
          "c": "A duplicate says the same thing; chess is not tea."},
-        kind="predict"),
+        kind="predict", case=("Dave likes tea.", "Dave likes chess."), compute=_key_dave_likes_chess),
     Question(
         "A new fact may replace a stored one. Design A stores it and tells the model; design B (this kit) holds it "
         "back and names the exact memory_update call. The model ignores the note. What is left?",
@@ -184,5 +219,5 @@ QUIZ = Quiz("Lesson 10", [
         "b",
         "A wrong choice overwrites or deletes a fact that was still true; without history you cannot undo it.",
         {"a": "ADD stores new facts fine; the risk is in UPDATE and DELETE.",
-         "c": "Speed is not the issue; the choice the model makes is."}),
+         "c": "Speed is not the issue; the choice the model makes is."}, case=("mem0",)),
 ])

@@ -25,7 +25,7 @@ from html.parser import HTMLParser
 
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.interfaces import MemoryRecord
 
 SOLUTION = "lesson11"
@@ -35,7 +35,8 @@ EXERCISES = [
     Exercise("11.2", designs="a newest-first memory panel with a limit, that leaves the caller's list alone",
              kind="specification", minutes=10, solution=("render_panel",)),
     Exercise("11.3", designs="how the panel shows a fact that changed: its versions, struck through, linked",
-             kind="design", minutes=20, solution=("render_history",)),
+             kind="design", minutes=20,
+             solution=("render_history", "render_history_table"), check="check_render_history"),
     Exercise("Stretch 11", designs="query words highlighted without marking inside an escaped entity",
              kind="stretch", minutes=25, solution=("highlight",)),
 ]
@@ -275,6 +276,55 @@ def check_highlight(highlight: Callable[[str, Sequence[str]], str]) -> bool:
     return check("Stretch 11 (highlight query words safely)", lambda: _highlight_test(highlight), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_agent(memory=None):
+    """The kit's agent on the offline stand-in, as lesson 09 assembles it (memory_update included)."""
+    from aria_kit.demo import make_agent
+    from aria_kit.offline import OfflineProvider
+
+    return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
+
+
+def _key_clear_keeps_memory() -> str:
+    """11: chat.clear() after a turn."""
+    from aria_kit.chat_widget import ChatWidget
+    from aria_kit.demo import seed_memory
+
+    agent = _key_agent()
+    seed_memory(agent.memory)
+    chat = ChatWidget(agent)
+    chat.send("Remember that my favourite editor is Helix.")
+    stored = len(agent.memory)
+    chat.clear()
+    kept = len(agent.memory)
+    return only_true({"a": kept == 0, "b": kept == stored and not agent.history and not chat.entries[1:],
+                      "c": 0 < kept < stored})
+
+
+def _key_editor_changes() -> str:
+    """11: memory holds "My favourite editor is Vim." (mem_0008); the learner types the Helix sentence."""
+    from aria_kit.chat_widget import ChatWidget
+    from aria_kit.demo import seed_memory
+
+    agent = _key_agent()
+    seed_memory(agent.memory)
+    vim = agent.memory.store("My favourite editor is Vim.", {"category": "user_pref"})
+    if vim != "mem_0008":
+        raise AssertionError(f"the Vim fact got {vim}, not the question's mem_0008")
+    chat = ChatWidget(agent)
+    chat.send("Remember that my favourite editor is Helix")
+    records = agent.memory.list_all()
+    newest, old = records[-1], agent.memory.get(vim)
+    panel = chat.memory_panel.value
+    current = [r for r in records if "editor" in r.text and r.superseded_by is None]
+    return only_true({"a": len(current) == 2, "b": "Helix" in newest.text and old is not None
+                      and old.superseded_by == newest.id
+                      and f"replaced by <a href='#aria-memory-{newest.id}'>" in panel, "c": old is None})
+
+
 QUIZ = Quiz("Lesson 11", [
     Question(
         "A memory's text is `<img src=x onerror=alert(1)>`. What must the chat do before putting it in an HTML widget?",
@@ -285,7 +335,7 @@ QUIZ = Quiz("Lesson 11", [
         "escaped once, the payload is shown as text; the browser builds no image and runs no handler.",
         {"a": "a memory can come from a user, a model or a web page; anything not written by the page's own code is data.",
          "c": "stripping loses the memory's real text (\"uses <b>, not bold\" would lose a word) and is easy to get wrong."},
-        kind="choose"),
+        kind="choose", case=("<img src=x onerror=alert(1)>",)),
     Question(
         "Why is escaping twice a bug, not extra safety?",
         {"a": "It is extra safety; there is no downside",
@@ -305,7 +355,7 @@ QUIZ = Quiz("Lesson 11", [
         "the clean-up demo runs in a chat of its own, so the first one still shows what the prose describes.",
         {"b": "clear() ran on the second chat only; the first chat's transcript is untouched.",
          "c": "the second chat was cleared: its transcript holds only what was sent after clear()."},
-        kind="predict"),
+        kind="recall"),
     Question(
         "chat.clear() runs. What does the agent still know?",
         {"a": "Nothing: clear forgets everything",
@@ -315,7 +365,7 @@ QUIZ = Quiz("Lesson 11", [
         "history and memory are separate: a new conversation can still recall what was stored.",
         {"a": "clear forgets the conversation, not the memory store.",
          "c": "facts stored during the chat stay too; only `memory.delete` removes a memory."},
-        kind="predict"),
+        kind="predict", case=("clear()",), compute=_key_clear_keeps_memory),
     Question(
         "Memory holds \"My favourite editor is Vim.\" (mem_0008). You type \"Remember that my favourite editor is "
         "Helix\" in the chat. What does the memory panel show afterwards?",
@@ -327,5 +377,5 @@ QUIZ = Quiz("Lesson 11", [
         "memory_update call the result named, which keeps Vim as history.",
         {"a": "that was the chat before the check on write: a contradiction kept side by side, and both facts answered.",
          "c": "superseding never deletes: the old version stays, struck through, one link from the new one."},
-        kind="predict"),
+        kind="predict", case=("My favourite editor is Vim.", "Helix"), compute=_key_editor_changes),
 ])

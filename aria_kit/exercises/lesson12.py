@@ -23,7 +23,7 @@ from aria_kit.bm25 import BM25Index
 from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.memory_rules import make_memory_id
@@ -137,12 +137,36 @@ EXERCISES = [
     Exercise("12.1", designs="a memory-id → point-id conversion that is one-to-one and refuses every id the kit "
              "never writes", kind="specification", minutes=10, solution=("to_point_id",)),
     Exercise("12.2", designs="the collection-independent part of BM25 that a sparse vector can store, from its "
-             "properties (weight 1 at average length, saturation, length penalty)", kind="specification",
+             "properties (weight 1 at average length, saturation, length penalty)", kind="warm-up",
              minutes=15, solution=("bm25_weight",)),
     Exercise("Stretch 12", designs="a top-3 agreement measure, and which of the default's three settings moves "
              "the top 3 away from Qdrant", kind="stretch", minutes=30,
              solution=("top3_agreement", "stretch_agreement_table")),
 ]
+
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_bm25_tie() -> str:
+    """12: two memories tie exactly on BM25 for a query, on HybridMemory and on QdrantMemory."""
+    from aria_kit.fusion import RRF
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.qdrant_memory import QdrantMemory
+
+    texts = ["Alice plays the cello.", "Alice plays the oboe."]  # same length, one shared query word each
+    older = {}
+    for name, memory in (("hybrid", HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)),
+                         ("qdrant", QdrantMemory())):
+        ids = [memory.store(text) for text in texts]
+        hits = {hit.id: hit for hit in memory.search("Who plays?", top_k=2)}
+        if hits[ids[0]].bm25 != hits[ids[1]].bm25:
+            raise AssertionError(f"{name}: the two memories do not tie on BM25")
+        older[name] = hits[ids[0]].keyword_rank < hits[ids[1]].keyword_rank
+        memory.close() if hasattr(memory, "close") else None
+    return only_true({"a": older["hybrid"] and older["qdrant"], "b": older["hybrid"] and not older["qdrant"],
+                      "c": False, "d": not older["hybrid"] and not older["qdrant"]})
+
 
 QUIZ = Quiz("Lesson 12", [
     Question(
@@ -158,7 +182,7 @@ QUIZ = Quiz("Lesson 12", [
         {"a": "Since lesson 05 the default is convex fusion (weight 0.5 on cosine), chosen by measurement.",
          "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
          "d": "every set-up embeds with the same 256-d wordllama model; fusion, stop words and stems are what "
-              "differ between HybridMemory() and QdrantMemory."}, kind="explain"),
+              "differ between HybridMemory() and QdrantMemory."}, kind="explain", case=("HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)",)),
     Question(
         "What does the bm25 sparse vector of a point store for each word of the memory?",
         {"a": "The word's full BM25 score, IDF included", "b": "How many times the word occurs, nothing else",
@@ -179,7 +203,7 @@ QUIZ = Quiz("Lesson 12", [
         "The first place earns the same 1/61 on both backends, so equal ranks give equal fused scores.",
         {"b": "k shifts every score alike; it cannot change the order of two memories with the same ranks.",
          "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
-         "d": "k changes the arithmetic, not the amount of work."}, kind="explain"),
+         "d": "k changes the arithmetic, not the amount of work."}, kind="explain", case=("k = 61",)),
     Question(
         "Two memories tie exactly on BM25 for a query. Which one gets the better keyword rank on each backend?",
         {"a": "The older one, on both backends",
@@ -191,5 +215,5 @@ QUIZ = Quiz("Lesson 12", [
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict"),
+         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict", case=("tie exactly",), compute=_key_bm25_tie),
 ])

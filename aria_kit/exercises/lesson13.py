@@ -133,7 +133,7 @@ def check_stretch(approximate_hybrid_top3: Callable[..., list[int]]) -> bool:
 
 EXERCISES = [
     Exercise("13.1", designs="an exact top-k that never sorts every score, ties to the lower index",
-             kind="specification", minutes=15, solution=("top_k",)),
+             kind="warm-up", minutes=15, solution=("top_k",)),
     Exercise("13.2", designs="the search of an inverted file: which lists to read and how to rank what they hold",
              kind="specification", minutes=20, solution=("ivf_search",)),
     Exercise("Stretch 13", designs="a hybrid search with an approximate vector side, and a measure of how often "
@@ -150,7 +150,7 @@ QUIZ = Quiz("Lesson 13", [
         "Everything else now touches only the few thousand rows near the top.",
         {"a": "It used to be a large share, but the search now sorts only the heads of both rankings.",
          "c": "The query is a handful of words: microseconds, whatever the size of the memory.",
-         "d": "Only top_k hits are looked up, so this does not grow with the memory."}, kind="explain"),
+         "d": "Only top_k hits are looked up, so this does not grow with the memory."}, kind="explain", case=("100,000",)),
     Question(
         "An IVF index probes 4 of 64 lists. What do you give up, compared with exact search?",
         {"a": "Nothing: it returns the same hits, only faster", "b": "The ability to add new memories",
@@ -160,7 +160,7 @@ QUIZ = Quiz("Lesson 13", [
         "It reads about 4/64 of the rows, so a true neighbour whose list was not probed is never scored.",
         {"a": "That is exact search. Measure recall@k against exact search to see what was lost.",
          "b": "A new vector simply joins the list of its nearest centroid.",
-         "d": "On unit vectors the nearest centroid by cosine is the nearest by Euclidean distance too."}, kind="explain"),
+         "d": "On unit vectors the nearest centroid by cosine is the nearest by Euclidean distance too."}, kind="explain", case=("4 of 64", "64 lists")),
     Question(
         "Your memory holds 5,000 facts and search takes 1 ms. What should you do about scale?",
         {"a": "Nothing yet: exact search is fast, simple and never misses",
@@ -172,5 +172,5 @@ QUIZ = Quiz("Lesson 13", [
         {"b": "You would trade recall for time you do not need to save.",
          "c": "a server adds a network round trip to every search; the 1 ms you have is already within budget, "
               "and exact search in your process never misses.",
-         "d": "numpy has no fast half-precision arithmetic on most CPUs: measured here, float16 was slower."}, kind="choose"),
+         "d": "numpy has no fast half-precision arithmetic on most CPUs: measured here, float16 was slower."}, kind="choose", case=("5,000 facts", "1 ms")),
 ])

@@ -13,13 +13,16 @@ of the options (a typo, a number) — and returns the number right. A question's
 number may be written ``1`` or ``"1"`` (as a dict read back from JSON has it).
 Like the exercise checks it never raises on a learner's input. The test suite
 checks every quiz: the key scores full marks, and every wrong option has its own
-explanation.
+explanation. A question may name its ``case`` (the numbers, strings or code it asks about): it counts as
+transfer only if its lesson shows none of them (``scripts/quiz_cases.py`` looks). A "predict" question
+carries ``compute`` (defined above its lesson's ``QUIZ``), which runs the kit on that case and names the
+option that came true, so the test suite checks its key by running it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 KINDS = ("predict", "explain", "choose", "recall")
 
@@ -36,11 +39,22 @@ class Question:
     # What the question asks of the learner: to predict an output, explain a result the lesson showed,
     # choose between two designs, or recall a fact. docs/exercises.md counts them per lesson.
     kind: str = "recall"
+    # The distinctive numbers, strings or code the question asks about, each as written in the prompt.
+    case: tuple[str, ...] = ()
+    # For a "predict" question: runs the kit on the case and returns the letter of the option that came true.
+    compute: Callable[[], str] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"question {self.prompt[:40]!r}: kind must be one of {', '.join(KINDS)}, "
                              f"not {self.kind!r}")
+        if isinstance(self.case, str) or not all(isinstance(piece, str) and piece.strip() for piece in self.case):
+            raise ValueError(f"question {self.prompt[:40]!r}: case must be a tuple of non-empty strings, "
+                             f"such as case=(\"[-6, -8]\",), not {self.case!r}")
+        object.__setattr__(self, "case", tuple(self.case))
+        if self.compute is not None and not callable(self.compute):
+            raise ValueError(f"question {self.prompt[:40]!r}: compute must be a function of no arguments that "
+                             "returns the letter of the option the kit's run makes true")
         wrong = set(self.options) - {self.answer}
         if self.answer not in self.options or set(self.why_not) != wrong:
             raise ValueError(f"question {self.prompt[:40]!r}: the answer must be an option and every "
@@ -84,6 +98,14 @@ class Quiz:
                 print(f"? {number}: {raw!r} is not a valid answer — write one of the letters {letters}.")
         print(f"{right} of {len(self.questions)} right.")
         return right
+
+
+def only_true(outcomes: Mapping[str, bool]) -> str:
+    """For a ``compute``: the one letter whose outcome held when the kit ran; none or several is an error."""
+    letters = [letter for letter, holds in outcomes.items() if holds]
+    if len(letters) != 1:
+        raise AssertionError(f"the run made {letters or 'no option'} true; exactly one option should be")
+    return letters[0]
 
 
 def _answer(answers: object, number: int) -> object:

@@ -4,10 +4,11 @@ Open this when you are stuck on exercises 07.1, 07.2 or the stretch. A persona
 is plain data; ``compile_persona`` writes each field into a fixed place and
 leaves out a section whose field is empty. The prompt only *asks* the model to
 avoid its forbidden phrases, so code that must be sure checks the answer itself,
-which is what ``violations`` does (whole words, any spacing, any case). ``RULE`` and
-``breaks_rule`` are one answer to the design exercise 07.3: a persona rule and the
-code check that catches a reply breaking it. ``fit_live_context`` drops the lowest-ranked
-recalled memories, whole, until the live context fits a character budget.
+which is what ``violations`` does (whole words, any spacing, any case). Exercise 07.3
+has two answers of different design in ``SOLUTIONS["07.3"]``: a citation rule checked by a pattern
+(``breaks_rule``) and a length rule checked by counting sentences (``breaks_short_rule``).
+``fit_live_context`` drops the lowest-ranked recalled memories, whole, until the live context
+fits a character budget.
 """
 
 from __future__ import annotations
@@ -59,6 +60,23 @@ def breaks_rule(reply: str) -> bool:
     """
     from_memory = re.search(r"\bfrom memory\b", reply, flags=re.IGNORECASE)
     return bool(from_memory) and not re.search(r"\[mem_\d{4,}\]", reply)
+
+
+# A second design for 07.3: a rule about form, not content, checked by counting, not by matching a pattern.
+RULE_SHORT = "Answer in at most two sentences; the user can always ask for more."
+GOOD_SHORT = ["22 * 6.5 = 143.", "Alice's favourite language is Rust. She has used it since 2021.",
+              "VelocityDB v1.0 is due on March 31!"]
+BAD_SHORT = ["Rust. Go. Zig.", "The deadline is March 31. It may move. Ask the team on Friday?"]
+
+
+def breaks_short_rule(reply: str) -> bool:
+    """True when ``reply`` has more than two sentences (a decimal point such as 6.5 or v1.0 ends none)."""
+    ends = re.findall(r"[.!?]+(?=\s|$)", reply.strip())  # a stop followed by a space or the end of the reply
+    return len(ends) > 2
+
+
+# Each design is the arguments of one call of check_persona_rule (tests/test_exercise_kinds.py runs both).
+SOLUTIONS = {"07.3": [(RULE, breaks_rule, GOOD, BAD), (RULE_SHORT, breaks_short_rule, GOOD_SHORT, BAD_SHORT)]}
 
 
 def fit_live_context(hits: Sequence[Hit], max_chars: int) -> str:

@@ -6,7 +6,8 @@ came from a person, a model or a web page, so each one goes through
 shows ``<img src=x onerror=alert(1)>`` as those characters instead of building
 an image whose error handler runs. Only the tags written here are markup.
 ``render_history`` (11.3) lists a fact's versions oldest first, each superseded one
-struck through and pointing at its successor, as the chat's panel does.
+struck through and pointing at its successor, as the chat's panel does; ``render_history_table``,
+a second design, puts the current version on top of a table and links each older one to its successor.
 ``highlight`` (the stretch) marks query words without ever marking inside an entity.
 """
 
@@ -39,6 +40,25 @@ def render_history(versions: list[MemoryRecord]) -> str:
             text = f"<s>{text}</s> <small>replaced by <code>{escape(record.superseded_by)}</code></small>"
         rows.append(f"<li><code>{escape(record.id)}</code> {text}</li>")
     return f"<ul>{''.join(rows)}</ul>"
+
+
+def render_history_table(versions: list[MemoryRecord]) -> str:
+    # A second design: newest first, as a table with a status column; each replaced version is deleted text
+    # (<del>) whose status links to the row of the version that replaced it.
+    rows = []
+    for record in reversed(versions):
+        text, anchor = escape(record.text), escape(record.id)
+        if record.superseded_by is None:
+            status = "<b>current</b>"
+        else:
+            text, successor = f"<del>{text}</del>", escape(record.superseded_by)
+            status = f"replaced by <a href='#version-{successor}'>{successor}</a>"
+        rows.append(f"<tr><td><a id='version-{anchor}'></a><code>{anchor}</code></td><td>{text}</td><td>{status}</td></tr>")
+    return f"<table><tr><th>id</th><th>text</th><th>status</th></tr>{''.join(rows)}</table>"
+
+
+# Each design is the argument of one call of check_render_history (tests/test_exercise_kinds.py runs both).
+SOLUTIONS = {"11.3": [(render_history,), (render_history_table,)]}
 
 
 def highlight(text: str, words: list[str]) -> str:
