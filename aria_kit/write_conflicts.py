@@ -24,17 +24,23 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from aria_kit.bm25 import tokenize
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
 CANDIDATES = 5  # hits of the memory's own search that the rule looks at
-RELATION = re.compile(r"\b(?P<verb>is|are|was|(?:lives?|living) in|works? (?:at|for))\b", re.I)
-COPULAS = {"is", "are", "was"}
-FILLER = {"now", "currently", "these", "days", "still", "instead", "at", "the", "moment", "nowadays"}
+RELATION = re.compile(r"\b(?P<verb>is|are|was|were|(?:lives?|living) in|works? (?:at|for))\b", re.I)
+COPULAS = {"is", "are", "was", "were"}
+# A preposition right after "is" names the relation: "is in Paris" (where) and "is a doctor" (what) are two slots.
+PREPOSITIONS = set("in at on from to with for of by near under inside outside behind between into".split())
+# Words that say when, not what: "is Helix now" and "is Helix these days" state the value "Helix".
+FILLER = (("at", "the", "moment"), ("these", "days"), ("right", "now"), ("for", "now"), ("now",), ("currently",),
+          ("still",), ("instead",), ("nowadays",), ("today",))
+OPENING, CLOSING = "\"'“‘«([{", "\"'”’»)]}"
+SENTENCE_END = ".,;:!?…"
 DATA = Path(__file__).parent / "data" / "write_conflicts"
 
 
@@ -47,13 +53,38 @@ class Conflict:
     text: str
 
 
+def _word(raw: str) -> str:
+    """One word as compared: quotes, brackets and sentence punctuation off its ends; letter case off plain words."""
+    word = raw.lstrip(OPENING).rstrip(CLOSING + SENTENCE_END).lstrip(OPENING)
+    # "Vim" and "vim" are one name; "Hunter2", "C#" and "A100" are codes, where every character counts
+    return word.casefold() if all(c.isalpha() or c in "'-" for c in word) else word
+
+
 def words(text: str) -> tuple[str, ...]:
-    """The text as lowercase words: what "the same fact" is compared on (case and punctuation aside)."""
-    return tuple(tokenize(text))
+    """The words "the same fact" is compared on: what is written, but for spacing, a word's surrounding
+    punctuation and the letter case of plain words. Signs, decimal points, symbols and emoji all count:
+    "-18" is not "18", "1.5" is not "15", "C#" is not "C++", "5%" is not "5$", "🔴" is not "🟢"."""
+    text = unicodedata.normalize("NFC", text).replace("’", "'")  # NFC, not NFKC: "x²" must stay apart from "x2"
+    return tuple(w for w in map(_word, text.split()) if w)
+
+
+def without_filler(value: tuple[str, ...]) -> tuple[str, ...]:
+    """``value`` without the words that only say when ("now", "these days", "at the moment")."""
+    kept, i = [], 0
+    while i < len(value):
+        phrase = next((f for f in FILLER if value[i:i + len(f)] == f), None)
+        if phrase is None:
+            kept.append(value[i])
+        i += len(phrase) if phrase else 1
+    return tuple(kept)
 
 
 def split_fact(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """(subject slot, value slot) as words, or None when the fact has no single-valued relation to split at."""
+    """(subject slot, value slot) as words, or None when the fact has no single-valued relation to split at.
+
+    The subject slot ends with the relation: "is", "is in", "is on", "live", "work". So "My sister is in Paris"
+    and "My sister is a doctor" fill two slots, and "Dave lives in Leeds" and "Dave is in Leeds" two more.
+    """
     found = RELATION.search(text)
     if found is None:
         return None
@@ -61,9 +92,11 @@ def split_fact(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     subject = words(text[: found.start()])
     if not subject or (verb in COPULAS and len(subject) < 2):
         return None  # "Dave is tall": a bare name before "is" names no attribute
-    value = tuple(w for w in words(text[found.end():]) if w not in FILLER)
-    # "is" and "was" state one attribute; "lives in" and "living in" too: compare on one form of the verb
-    return (*subject, "is" if verb in COPULAS else verb.split()[0].rstrip("s").replace("living", "live")), value
+    value = without_filler(words(text[found.end():]))
+    if verb in COPULAS:  # "is", "are", "was": one attribute; a preposition after it names which
+        relation = ("is", value[0]) if value[:1] and value[0] in PREPOSITIONS else ("is",)
+        return (*subject, *relation), value[len(relation) - 1:]
+    return (*subject, verb.split()[0].rstrip("s").replace("living", "live")), value
 
 
 def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATES) -> list[Conflict]:
@@ -159,8 +192,8 @@ def labelled_state(sequence: WriteSequence, flags: list[Flag] | None = None) -> 
 
 
 def same(text: str) -> tuple[str, ...]:
-    """Words that decide whether two texts state the same fact: case, punctuation, "now", "these days" aside."""
-    return tuple(w for w in words(text) if w not in FILLER)
+    """Words that decide whether two texts state the same fact: ``words`` with "now", "these days" aside."""
+    return without_filler(words(text))
 
 
 def flag_counts(sequences: list[WriteSequence], kind: str = "replaces") -> tuple[int, int, int]:
