@@ -25,23 +25,31 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
+from aria_kit.change_signals import (adds_to, announces_change, content_words, names_no_subject, old_value,
+                                     without_marker)
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
 CANDIDATES = 5  # hits of the memory's own search that the rule looks at
+MIN_SHARED = 2  # content words a change announcement must share with the memory it replaces
 RELATION = re.compile(r"\b(?P<verb>is|are|was|were|(?:lives?|living) in|works? (?:at|for))\b", re.I)
 COPULAS = {"is", "are", "was", "were"}
 # A preposition right after "is" names the relation: "is in Paris" (where) and "is a doctor" (what) are two slots.
 PREPOSITIONS = set("in at on from to with for of by near under inside outside behind between into".split())
+EVENTS = set("moved pushed changed switched renamed replaced postponed rescheduled bumped cancelled canceled "
+             "delayed updated".split())
 # Words that say when, not what: "is Helix now" and "is Helix these days" state the value "Helix".
 FILLER = (("at", "the", "moment"), ("these", "days"), ("right", "now"), ("for", "now"), ("now",), ("currently",),
           ("still",), ("instead",), ("nowadays",), ("today",))
 OPENING, CLOSING = "\"'“‘«([{", "\"'”’»)]}"
 SENTENCE_END = ".,;:!?…"
 DATA = Path(__file__).parent / "data" / "write_conflicts"
+SPLITS = ("dev", "heldout", "phrasings_dev", "phrasings_heldout")
 
 
 @dataclass(frozen=True)
@@ -53,11 +61,23 @@ class Conflict:
     text: str
 
 
+class Candidate(Protocol):
+    """A memory found for the new fact: a search ``Hit``, or a ``Conflict`` built from a quoted search result."""
+
+    id: str
+    text: str
+
+
+def plain(word: str) -> bool:
+    """Whether ``word`` is letters only (an inner apostrophe or hyphen allowed: "Ana's", "Wi-Fi"), not a code."""
+    return word.replace("'", "").replace("-", "").isalpha() and word[:1] not in "'-" and word[-1:] not in "'-"
+
+
 def _word(raw: str) -> str:
     """One word as compared: quotes, brackets and sentence punctuation off its ends; letter case off plain words."""
     word = raw.lstrip(OPENING).rstrip(CLOSING + SENTENCE_END).lstrip(OPENING)
-    # "Vim" and "vim" are one name; "Hunter2", "C#" and "A100" are codes, where every character counts
-    return word.casefold() if all(c.isalpha() or c in "'-" for c in word) else word
+    # "Vim" and "vim" are one name; "Hunter2", "C#", "A-" and "A100" are codes, where every character counts
+    return word.casefold() if plain(word) else word
 
 
 def words(text: str) -> tuple[str, ...]:
@@ -93,17 +113,52 @@ def split_fact(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     if not subject or (verb in COPULAS and len(subject) < 2):
         return None  # "Dave is tall": a bare name before "is" names no attribute
     value = without_filler(words(text[found.end():]))
+    if verb in COPULAS and value[:1] and value[0] in EVENTS:
+        return None  # "The offsite was moved to Seville": an event that changed the fact, not the fact itself
     if verb in COPULAS:  # "is", "are", "was": one attribute; a preposition after it names which
         relation = ("is", value[0]) if value[:1] and value[0] in PREPOSITIONS else ("is",)
         return (*subject, *relation), value[len(relation) - 1:]
     return (*subject, verb.split()[0].rstrip("s").replace("living", "live")), value
 
 
+def _is_emoji(word: str) -> bool:
+    return all(c in "\u200d\ufe0f" or (ord(c) >= 0x2190 and unicodedata.category(c) in ("So", "Sk")) for c in word)
+
+
+def repeats(old: str, new: str) -> bool:
+    """Whether ``new`` says ``old`` again: the same ``words``, or with emoji only added at the end ("booked 🎉")."""
+    a, b = words(old), words(new)
+    short, long = sorted((a, b), key=len)
+    return a == b or (bool(short) and long[:len(short)] == short and all(map(_is_emoji, long[len(short):])))
+
+
+def one_value_changed(old: str, new: str) -> bool:
+    """The same sentence with one code-like word changed in its second half: "costs $40." → "costs £40.",
+    "an A in maths" → "an A- in maths", "Build status: 🟢" → "… 🔴". A plain word changed ("plays the violin"
+    → "plays the piano") is no such change: many relations hold many values."""
+    a, b = words(old), words(new)
+    changed = [i for i, (x, y) in enumerate(zip(a, b)) if x != y] if len(a) == len(b) else []
+    return (len(changed) == 1 and 2 * changed[0] >= len(a) - 1
+            and not (plain(a[changed[0]]) and plain(b[changed[0]])))
+
+
 def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATES) -> list[Conflict]:
-    """Duplicates first (then nothing else matters), else the replacement candidates, best-ranked first."""
+    """Duplicates first (then nothing else matters), else the replacement candidates, best-ranked first.
+
+    The fact is compared without the marker in front of it ("Quick update: …"). Three rules find a
+    replacement, tried in turn: the same subject slot with another value; the same sentence with one value
+    changed; and, for a statement that announces a change ("now", "no longer", "switched", a marker) and
+    adds nothing ("also", "too"), the hit sharing the most content words with it, at least ``MIN_SHARED``.
+    """
     hits = memory.search(text, top_k=candidates)
-    new_words, new_slots = words(text), split_fact(text)
-    duplicates = [Conflict("duplicate", h.id, h.text) for h in hits if words(h.text) == new_words]
+    return conflicts_among(hits, text)
+
+
+def conflicts_among(hits: Sequence[Candidate], text: str) -> list[Conflict]:
+    """What ``find_conflicts`` says of ``text`` given the memories found for it (anything with ``id`` and ``text``)."""
+    said = without_marker(text)
+    new_slots = split_fact(said)
+    duplicates = [Conflict("duplicate", h.id, h.text) for h in hits if repeats(h.text, said)]
     if duplicates:
         return duplicates[:1]
     found = []
@@ -114,7 +169,24 @@ def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATE
         # the same subject and the same value, said with "now" or "these days": a repeat, not a change
         found.append(Conflict("duplicate" if slots[1] == new_slots[1] else "replaces", hit.id, hit.text))
     duplicates = [c for c in found if c.kind == "duplicate"]
-    return duplicates[:1] or found
+    found = duplicates[:1] or found or [Conflict("replaces", h.id, h.text) for h in hits
+                                         if one_value_changed(h.text, said)]
+    return found or _announced(hits, text)
+
+
+def _announced(hits: Sequence[Candidate], text: str) -> list[Conflict]:
+    """The hit a change announcement is about: the one sharing the most content words with it, when no other
+    shares as many, and at least ``MIN_SHARED`` (one will do when no other hit shares a word at all)."""
+    if not announces_change(text) or adds_to(text) or names_no_subject(text):
+        return []
+    wanted, old = content_words(text), content_words(old_value(text))
+    # "from Redis to Valkey": only a memory that says Redis can be the one replaced
+    shared = [len(wanted & content_words(h.text)) if old <= content_words(h.text) else 0 for h in hits]
+    best = max(shared, default=0)
+    if best == 0 or shared.count(best) > 1 or (best < MIN_SHARED and sum(map(bool, shared)) > 1):
+        return []
+    hit = hits[shared.index(best)]
+    return [Conflict("replaces", hit.id, hit.text)]
 
 
 def update_call(memory_id: str, new_text: str) -> str:
@@ -148,10 +220,14 @@ class WriteSequence:
     writes: tuple[Write, ...]
 
 
+SPLITS = ("dev", "heldout", "phrasings_dev", "phrasings_heldout")
+
+
 def load_sequences(split: str) -> list[WriteSequence]:
-    """The labelled write sequences of one split: "dev" (tune on it) or "heldout" (measure once)."""
-    if split not in ("dev", "heldout"):
-        raise ValueError(f"split must be 'dev' or 'heldout', not {split!r}")
+    """The labelled write sequences of one split: "dev" and "phrasings_dev" (tune on them), "heldout" and
+    "phrasings_heldout" (measure once); see ``data/write_conflicts/README.md``. Extra fields are not read."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
     lines = (DATA / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
     return [WriteSequence(row["id"], tuple(Write(w["text"], w["label"], w.get("of")) for w in row["writes"]))
             for row in map(json.loads, lines) if row]
