@@ -317,3 +317,46 @@ def test_no_held_back_report_names_another_call_than_the_one_for_its_own_text(ca
     new = "My favourite editor is Helix." + tail
     report = held_back_report(new, [Conflict("replaces", f"mem_{i + 1:04d}", t) for i, t in enumerate(candidates)])
     assert len(report) <= MAX_TOOL_RESULT and read_update_call(report) == ("mem_0001", new)
+
+
+# Issue 29, item 5: updates said in other words (written for this test, not taken from the labelled sets).
+OTHER_FACTS = ("The book club meets on Tuesday.", "I like green tea.", "Our office has a rooftop terrace.")
+IN_OTHER_WORDS = [
+    ("The team offsite is in Lisbon.", "Quick update: the offsite is in Madrid now."),  # a marker
+    ("My dentist is Dr. Lee.", "Heads up, my dentist is Dr. Osei."),
+    ("The printer code is 4471.", "Sorry, I got that wrong: the printer code is 4417."),
+    ("Our CI runs on Jenkins.", "We switched CI from Jenkins to Buildkite."),  # a change verb
+    ("Our CI runs on Jenkins.", "We replaced Jenkins with Buildkite."),
+    ("Priya works at Google as a designer.", "Priya no longer works at Google."),  # no longer
+    ("The launch review is on Monday.", "The launch review has been pushed to Wednesday."),  # passive
+    ("Sam drives a Fiat.", "Sam used to drive a Fiat, now it's a Kia."),  # used to
+    ("The invoice is due on the 3rd.", "Going forward the invoice is due on the 10th."),  # from now on
+    ("The wiki lives on Confluence.", "The wiki lives on Notion now."),  # now
+    ("The gym costs 30 euros a month.", "The gym costs 35 euros a month."),  # one amount changed
+]
+
+
+@pytest.mark.parametrize("old, new", IN_OTHER_WORDS)
+def test_an_update_in_other_words_is_a_replacement_candidate_for_the_fact_it_changes(old, new):
+    memory = memory_with(*OTHER_FACTS, old)
+    assert [(c.kind, c.text) for c in find_conflicts(memory, new)] == [("replaces", old)]
+
+
+@pytest.mark.parametrize("old, new", IN_OTHER_WORDS[:-1])  # the last says no change: only the check on write sees it
+def test_the_offline_agent_applies_an_update_in_other_words_said_without_remember(old, new):
+    agent = make_agent(memory=memory_with(*OTHER_FACTS, old), llm=OfflineProvider(), verbose=False)
+    answer = agent.chat(new)
+    assert "memory_update" in [s.detail["call"].name for s in agent.last_turn.steps if s.kind == "tool"], answer
+    assert agent.memory.get("mem_0004").superseded_by == "mem_0005"
+    assert [r.id for r in agent.memory.list_all() if r.is_current] == ["mem_0001", "mem_0002", "mem_0003", "mem_0005"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("I have a dog called Rolo.", "Quick update: we also got a cat named Miso."),  # an addition
+    ("Tom speaks Spanish.", "Actually, Tom speaks German too."),
+    ("The book club meets on Tuesday.", "We moved the piano into the hall."),  # a change about something else
+    ("Alice's favourite language is Rust.", "She has switched to Go."),  # who?
+    ("Alice works on VelocityDB.", "Alice switched VelocityDB's engine from LSM-tree to B-tree."),  # A never stored
+])
+def test_news_that_adds_or_concerns_nothing_stored_replaces_nothing(old, new):
+    assert find_conflicts(memory_with(*OTHER_FACTS, old), new) == []
