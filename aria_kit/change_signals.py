@@ -31,7 +31,6 @@ MAX_MARKERS = 3  # "ok so, quick update: …": a few in a row, never a loop over
 CHANGE_WORDS = frozenset("""now instead anymore switched switch changed change moved move migrated replaced
 bumped pushed postponed rescheduled renamed cancelled canceled upgraded downgraded promoted quit retired joined
 lately nowadays longer isn aren wasn doesn don not""".split())
-NEW = re.compile(r"\bnew\b|^New(?= [a-z])")  # "a new GP", "New manager btw"; "New York" is a name
 CHANGE_PHRASES = (("used", "to"), ("any", "more"), ("went", "up"), ("went", "down"), ("as", "of"),
                   ("from", "now"), ("going", "forward"), ("starting", "next"), ("down", "to"), ("up", "to"))
 ADDING = frozenset("also too additionally another second".split())
@@ -84,8 +83,7 @@ def announces_change(text: str) -> bool:
     if without_marker(text) != text:
         return True
     tokens = tokenize(text)
-    return (bool(CHANGE_WORDS.intersection(tokens)) or _has_phrase(tokens, CHANGE_PHRASES)
-            or NEW.search(text) is not None)
+    return bool(CHANGE_WORDS.intersection(tokens)) or _has_phrase(tokens, CHANGE_PHRASES)
 
 
 def content_words(text: str) -> set[str]:

