@@ -163,12 +163,14 @@ def parse_change(message: str) -> Change | None:
     if (change := _stated(statement, sentence)) is not None:
         return change
     bare = without_marker(sentence)
-    if bare == sentence and not announces_change(sentence) or adds_to(sentence):
+    if bare == sentence and not announces_change(sentence, firmly=True) or adds_to(sentence):
         return None
     bare_statement = bare[:1].upper() + bare[1:] + "."
     if (change := _stated(bare_statement, bare_statement.rstrip("."))) is not None:
         return change
-    if not announces_change(sentence) or "?" in sentence:  # "Remember the rent? It went up": left to the check
+    # nobody asked to store this: only a firm sign of news will do ("I'm not sure about the deadline" is none);
+    # "Remember the rent? It went up": left to the check on write
+    if not announces_change(sentence, firmly=True) or "?" in sentence:
         return None
     return Change("announced", bare_statement, bare_statement.rstrip("."), "", said=sentence)
 

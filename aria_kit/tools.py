@@ -132,8 +132,8 @@ def held_back_report(text: str, replaces: list[Conflict]) -> str:
     call = update_call(first, text)
     if len(call) > MAX_TOOL_RESULT // 2:  # a text of quotes or control characters: too long to repeat as a call
         call = f"memory_update with memory_id={json.dumps(first)} and new_text set to the text you just sent"
-    head = (f"Not stored yet: this may replace {first} (same subject, another value). If the new fact replaces it, "
-            f"call {call}. If both are true, call memory_store again with keep_both=true. ")
+    head = (f"Not stored yet: this may replace {first} (an older value of the same fact). If the new fact replaces "
+            f"it, call {call}. If both are true, call memory_store again with keep_both=true. ")
     lines = [f"{c.id} says " for c in replaces]
     share = (MAX_TOOL_RESULT - len(head) - len("Candidates: ") - sum(len(x) + 2 for x in lines)) // len(replaces)
     quoted = "; ".join(line + _quoted(c.text, share) for line, c in zip(lines, replaces))

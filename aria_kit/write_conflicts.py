@@ -32,11 +32,11 @@ from typing import Protocol
 
 from aria_kit.change_signals import (adds_to, announces_change, content_words, names_no_subject, old_value,
                                      without_marker)
+from aria_kit.bm25 import tokenize
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
 CANDIDATES = 5  # hits of the memory's own search that the rule looks at
-MIN_SHARED = 2  # content words a change announcement must share with the memory it replaces
 RELATION = re.compile(r"\b(?P<verb>is|are|was|were|(?:lives?|living) in|works? (?:at|for))\b", re.I)
 COPULAS = {"is", "are", "was", "were"}
 # A preposition right after "is" names the relation: "is in Paris" (where) and "is a doctor" (what) are two slots.
@@ -148,7 +148,7 @@ def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATE
     The fact is compared without the marker in front of it ("Quick update: …"). Three rules find a
     replacement, tried in turn: the same subject slot with another value; the same sentence with one value
     changed; and, for a statement that announces a change ("now", "no longer", "switched", a marker) and
-    adds nothing ("also", "too"), the hit sharing the most content words with it, at least ``MIN_SHARED``.
+    adds nothing ("also", "too"), the hit sharing the most content words with it (``_announced``).
     """
     hits = memory.search(text, top_k=candidates)
     return conflicts_among(hits, text)
@@ -175,18 +175,25 @@ def conflicts_among(hits: Sequence[Candidate], text: str) -> list[Conflict]:
 
 
 def _announced(hits: Sequence[Candidate], text: str) -> list[Conflict]:
-    """The hit a change announcement is about: the one sharing the most content words with it, when no other
-    shares as many, and at least ``MIN_SHARED`` (one will do when no other hit shares a word at all)."""
+    """The hit a change announcement is about: the one sharing the most content words with it. Hits that tie
+    are told apart by all the words they share, "on" and "to" included ("the kickoff is on Tuesday": the kickoff
+    *on Monday*, not the kickoff *in room 4*); a tie that stays is no answer."""
     if not announces_change(text) or adds_to(text) or names_no_subject(text):
         return []
     wanted, old = content_words(text), content_words(old_value(text))
     # "from Redis to Valkey": only a memory that says Redis can be the one replaced
     shared = [len(wanted & content_words(h.text)) if old <= content_words(h.text) else 0 for h in hits]
     best = max(shared, default=0)
-    if best == 0 or shared.count(best) > 1 or (best < MIN_SHARED and sum(map(bool, shared)) > 1):
+    if best == 0:
         return []
-    hit = hits[shared.index(best)]
-    return [Conflict("replaces", hit.id, hit.text)]
+    tied = [h for h, n in zip(hits, shared) if n == best]
+    if len(tied) > 1:
+        said = set(tokenize(without_marker(text)))
+        overlap = [len(said & set(tokenize(h.text))) for h in tied]
+        if overlap.count(max(overlap)) > 1:
+            return []
+        tied = [tied[overlap.index(max(overlap))]]
+    return [Conflict("replaces", tied[0].id, tied[0].text)]
 
 
 def update_call(memory_id: str, new_text: str) -> str:

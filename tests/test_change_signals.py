@@ -69,3 +69,11 @@ def test_each_reading_of_a_100_kb_hostile_message_stays_linear():
     for text in HOSTILE:
         without_marker(text), announces_change(text), adds_to(text), old_value(text), names_no_subject(text)
     assert time.process_time() - start < 3.0
+
+
+def test_soft_signs_count_only_in_a_fact_someone_asked_to_store_and_a_hedge_is_no_news():
+    assert announces_change("The wiki lives on Notion now.") and not announces_change("The wiki lives on Notion now.",
+                                                                                        firmly=True)
+    assert announces_change("Heads up, the wiki lives on Notion.", firmly=True)
+    assert not announces_change("I think we switched the wiki to Notion.", firmly=True)
+    assert not announces_change("Ok so the wiki lives on Notion.", firmly=True)  # chatter in front, not news

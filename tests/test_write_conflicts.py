@@ -331,6 +331,7 @@ IN_OTHER_WORDS = [
     ("The launch review is on Monday.", "The launch review has been pushed to Wednesday."),  # passive
     ("Sam drives a Fiat.", "Sam used to drive a Fiat, now it's a Kia."),  # used to
     ("The invoice is due on the 3rd.", "Going forward the invoice is due on the 10th."),  # from now on
+    # the stand-in acts on these two only when asked to store them (a soft sign, and no sign at all)
     ("The wiki lives on Confluence.", "The wiki lives on Notion now."),  # now
     ("The gym costs 30 euros a month.", "The gym costs 35 euros a month."),  # one amount changed
 ]
@@ -342,13 +343,29 @@ def test_an_update_in_other_words_is_a_replacement_candidate_for_the_fact_it_cha
     assert [(c.kind, c.text) for c in find_conflicts(memory, new)] == [("replaces", old)]
 
 
-@pytest.mark.parametrize("old, new", IN_OTHER_WORDS[:-1])  # the last says no change: only the check on write sees it
+@pytest.mark.parametrize("old, new", IN_OTHER_WORDS[:-2])
 def test_the_offline_agent_applies_an_update_in_other_words_said_without_remember(old, new):
     agent = make_agent(memory=memory_with(*OTHER_FACTS, old), llm=OfflineProvider(), verbose=False)
     answer = agent.chat(new)
     assert "memory_update" in [s.detail["call"].name for s in agent.last_turn.steps if s.kind == "tool"], answer
     assert agent.memory.get("mem_0004").superseded_by == "mem_0005"
     assert [r.id for r in agent.memory.list_all() if r.is_current] == ["mem_0001", "mem_0002", "mem_0003", "mem_0005"]
+
+
+@pytest.mark.parametrize("old, new", IN_OTHER_WORDS[-2:])
+def test_the_offline_agent_applies_a_softly_said_update_when_asked_to_remember_it(old, new):
+    agent = make_agent(memory=memory_with(*OTHER_FACTS, old), llm=OfflineProvider(), verbose=False)
+    agent.chat(f"Remember that {new}")
+    assert agent.memory.get("mem_0004").superseded_by == "mem_0005"
+
+
+@pytest.mark.parametrize("remark", ["I'm not sure about the deadline.", "I can't make the meeting now.",
+                                    "Rust is not my favourite.", "Actually, thanks for the help."])
+def test_a_remark_with_a_soft_sign_of_change_that_nobody_asked_to_store_supersedes_nothing(remark):
+    agent = make_agent(memory=HybridMemory(), llm=OfflineProvider(), verbose=False)
+    seed_memory(agent.memory)
+    agent.chat(remark)
+    assert all(r.is_current for r in agent.memory.list_all()) and len(agent.memory) == 7
 
 
 @pytest.mark.parametrize("old, new", [
