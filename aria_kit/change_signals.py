@@ -3,7 +3,8 @@
 ``without_marker`` drops what a person puts in front of news ("Quick update: ", "Heads up, ", "FYI ",
 "Sorry, I got that wrong: ", "Scratch that, ", "From now on, "), so the rest compares with stored facts;
 ``announces_change`` says whether a sentence reads as a change to something already known (a marker of
-news, a change verb "switched / moved / replaced / pushed / renamed …", "no longer", "used to", "anymore";
+news, a change verb "switched / moved / replaced / pushed / renamed …", "no longer", "used to", "anymore",
+"has been assigned", "got promoted";
 and, in a fact a person asked to store, "now", "instead", "not", "isn't"); ``adds_to`` spots the words that add a fact beside the old one
 ("also", "too", "as well", "another"). ``content_words`` are what two facts must share to be about the
 same thing. These are surface rules written from the dev sets in ``data/write_conflicts`` (patterns of
@@ -91,6 +92,9 @@ def announces_change(text: str, firmly: bool = False) -> bool:
     if firmly and (HEDGES.intersection(tokens) or _has_phrase(tokens, HEDGE_PHRASES)):
         return False
     if _news_marker(text) or CHANGE_VERBS.intersection(tokens) or _has_phrase(tokens, CHANGE_PHRASES):
+        return True
+    # "has been assigned", "got promoted", "got moved": something happened to the fact
+    if any(a in ("been", "got", "gets") and b.endswith("ed") and len(b) > 4 for a, b in zip(tokens, tokens[1:])):
         return True
     return not firmly and (bool(SOFT_WORDS.intersection(tokens)) or _has_phrase(tokens, SOFT_PHRASES))
 

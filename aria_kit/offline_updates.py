@@ -13,7 +13,11 @@ Recognised (statements only; a question is never an update):
 - "X has switched / moved to B" → the best-ranked memory that names X, its value replaced by B;
 - "X is now B", "X now prefers / uses / likes B" → the best-ranked memory about X;
 - "X no longer …" → the memory sharing the most words with the message, replaced by the message;
-- "actually, it's Z now" → the one memory quoted in the previous answer, its value replaced by Z.
+- "actually, it's Z now" → the one memory quoted in the previous answer, its value replaced by Z;
+- any of these after a marker ("Quick update: Alice has switched to Go");
+- any other statement with a firm sign of news (a marker such as "Heads up", a change verb or phrase such as
+  "has been pushed to", "used to", no hedge such as "I think") → "announced": the memory the check on write
+  would name (``write_conflicts.conflicts_among``), replaced by the statement; with none, nothing happens.
 
 "Its value" is the short phrase after the memory's last "is / are / uses /
 prefers / likes"; when a memory has no such phrase the new text is the user's

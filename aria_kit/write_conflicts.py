@@ -1,23 +1,18 @@
 """The conflict check on write (lesson 10): which current memories a new fact may repeat or replace.
 
-``find_conflicts(memory, text)`` searches the memory with the new fact itself
-(the memory's own hybrid search, current memories only) and applies a cheap
-rule to the best hits: a hit that says the same thing again (same words, case
-and punctuation aside) is a ``duplicate``; a hit with the same *subject slot*
-and a different *value slot* ("My favourite editor is | Vim." against "My
-favourite editor is | Helix.") is a ``replaces`` candidate. The memory only
-finds candidates: ``memory_store`` reports them with the exact ``memory_update``
-call that would act on one (``update_call``), and the agent decides.
-
-The rule splits a fact at its first "is / are / was / lives in / works at / works
-for". A copula needs a subject of two words or more, so "Dave is tall" and
-"Dave is a doctor" are compatible while "Dave's team is …" is one attribute;
-"likes", "uses", "has", "plays" are many-valued and never split, so "Dave likes
-tea" and "Dave likes chess" stay side by side. It does not know synonyms
-("promoted to", "moved to" for a new address): a model sees those, the rule
-does not. ``load_sequences`` reads the labelled write sequences it was tuned on
-(dev) and measured on (held-out), in ``aria_kit/data/write_conflicts``, and
-``flag_counts`` scores the rule on them (``benchmarks/bench_write_conflicts.py``).
+``find_conflicts(memory, text)`` searches the memory with the new fact and judges the best hits, the fact
+taken without a marker in front ("Quick update: …"). A ``duplicate`` says it again: the same ``words`` but
+for spacing, surrounding punctuation and the case of plain words (signs, decimal points, symbols, emoji and
+the case inside codes all count: "-18" is not "18", "Hunter2" not "hunter2"). A ``replaces`` candidate has the
+same *subject slot* and another *value slot* ("My favourite editor is | Vim." → "… | Helix."), split at
+"is / are / was / lives in / works at"; a preposition after "is" is part of the slot ("is in Paris" is not
+"is a doctor"), a bare name before "is" is no subject ("Dave is tall", "Dave is a doctor"), and "likes",
+"uses", "has", "plays" never split. Failing that, the same sentence with one code-like value changed
+("costs $40" → "costs £40"), or a change announced in other words (``change_signals.py``: "we switched …",
+"no longer", "has been pushed to") about the hit sharing the most content words. The memory only finds
+candidates: ``memory_store`` reports them with the exact ``update_call``, and the agent decides. It knows no
+synonyms ("moved to" for an address). ``load_sequences`` and ``flag_counts`` read and score the labelled
+sets in ``data/write_conflicts`` (``benchmarks/bench_write_conflicts.py``).
 """
 
 from __future__ import annotations
