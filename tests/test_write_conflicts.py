@@ -232,7 +232,7 @@ def test_lesson_11_scenario_one_current_answer_and_the_old_fact_struck_through()
     assert len(struck) == 1 and "<s " in struck[0] and "My favourite editor is Vim." in struck[0]
 
 
-@pytest.mark.parametrize("split", ["dev", "heldout"])
+@pytest.mark.parametrize("split", ["dev", "heldout", "phrasings_dev", "phrasings_heldout"])
 def test_the_labelled_sets_load_and_every_label_points_back(split):
     sequences = load_sequences(split)
     assert len(sequences) >= 10
@@ -251,14 +251,15 @@ def test_a_flag_naming_the_wrong_memory_counts_against_precision_and_recall():
     assert (flagged, labelled) == (2, 1) and right <= 1
 
 
-@pytest.mark.parametrize("split", ["dev", "heldout"])
+@pytest.mark.parametrize("split", ["dev", "heldout", "phrasings_dev", "phrasings_heldout"])
 def test_the_figures_in_benchmarks_readme_are_what_flag_counts_measures(split):
     from pathlib import Path
 
     from aria_kit.write_conflicts import flag_counts
     readme = (Path(__file__).resolve().parents[1] / "benchmarks" / "README.md").read_text()
-    # The write-conflict table is the one whose header names replacement precision; other tables have dev rows too.
-    table = readme[readme.index("| split | writes | replacement precision"):]
+    # The write-conflict section's "After" table (its "Before" table is main's rules; other tables have dev rows too).
+    section = readme[readme.index("## The conflict check on write"):]
+    table = section[section.index("After (this branch):"):]
     row = next(line for line in table.splitlines() if line.startswith(f"| {split} | "))
     cells = [c.strip() for c in row.strip("|").split("|")]
     right, flagged, labelled = flag_counts(load_sequences(split))
@@ -377,3 +378,32 @@ def test_a_remark_with_a_soft_sign_of_change_that_nobody_asked_to_store_supersed
 ])
 def test_news_that_adds_or_concerns_nothing_stored_replaces_nothing(old, new):
     assert find_conflicts(memory_with(*OTHER_FACTS, old), new) == []
+
+
+@pytest.mark.parametrize("split", ["phrasings_dev", "phrasings_heldout"])
+def test_no_write_that_differs_only_in_sign_case_decimal_symbol_or_emoji_is_refused_as_a_repeat(split):
+    """Issue 29's bar: duplicate precision 100% on the look-alike writes of both phrasings sets (before: 2/13, 2/12)."""
+    from aria_kit.write_conflicts import DATA, Flag, labelled_state
+
+    raw = [json.loads(line) for line in (DATA / f"{split}.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    wrong = []
+    for sequence, row in zip(load_sequences(split), raw):
+        flags: list[Flag] = []
+        labelled_state(sequence, flags)
+        wrong += [f.text for f, w in zip(flags, row["writes"][1:])
+                  if w.get("differs_by") in ("sign", "case", "decimal", "symbol", "emoji") and f.duplicate
+                  and f.label != "duplicate"]
+    assert wrong == []
+
+
+def test_the_readme_quotes_the_measured_replacement_figures():
+    from pathlib import Path
+
+    from aria_kit.write_conflicts import flag_counts
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
+    first = flag_counts(load_sequences("heldout"))
+    other = flag_counts(load_sequences("phrasings_heldout"))
+    tuned = flag_counts(load_sequences("phrasings_dev"))
+    assert f"replacement precision {first[0]}/{first[1]}, recall {first[0]}/{first[2]}" in readme
+    assert f"in other words {other[0]}/{other[1]} and {other[0]}/{other[2]}" in readme
+    assert f"against {tuned[0]}/{tuned[2]} on their dev set" in readme
