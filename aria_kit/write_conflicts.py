@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from aria_kit.bm25 import tokenize
 from aria_kit.change_signals import (adds_to, announces_change, content_words, names_no_subject, old_value,
                                      without_marker)
-from aria_kit.bm25 import tokenize
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
@@ -151,21 +151,20 @@ def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATE
 
 def conflicts_among(hits: Sequence[Candidate], text: str) -> list[Conflict]:
     """What ``find_conflicts`` says of ``text`` given the memories found for it (anything with ``id`` and ``text``)."""
-    said = without_marker(text)
-    new_slots = split_fact(said)
-    duplicates = [Conflict("duplicate", h.id, h.text) for h in hits if repeats(h.text, said)]
+    said, stored = without_marker(text), [without_marker(h.text) for h in hits]  # a stored text may have one too
+    duplicates = [Conflict("duplicate", h.id, h.text) for h, old in zip(hits, stored) if repeats(old, said)]
     if duplicates:
         return duplicates[:1]
-    found = []
-    for hit in hits:
-        slots = split_fact(hit.text)
+    found, new_slots = [], split_fact(said)
+    for hit, old in zip(hits, stored):
+        slots = split_fact(old)
         if new_slots is None or slots is None or slots[0] != new_slots[0]:
             continue
         # the same subject and the same value, said with "now" or "these days": a repeat, not a change
         found.append(Conflict("duplicate" if slots[1] == new_slots[1] else "replaces", hit.id, hit.text))
     duplicates = [c for c in found if c.kind == "duplicate"]
-    found = duplicates[:1] or found or [Conflict("replaces", h.id, h.text) for h in hits
-                                         if one_value_changed(h.text, said)]
+    found = duplicates[:1] or found or [Conflict("replaces", h.id, h.text) for h, old in zip(hits, stored)
+                                         if one_value_changed(old, said)]
     return found or _announced(hits, text)
 
 
