@@ -1,16 +1,15 @@
 """How people say that a known fact changed (lesson 10): markers, change verbs, "no longer", "now".
 
 ``without_marker`` drops what a person puts in front of news ("Quick update: ", "Heads up, ", "FYI ",
-"Sorry, I got that wrong: ", "Scratch that, ", "From now on, "), so the rest compares with stored facts;
-``announces_change`` says whether a sentence reads as a change to something already known (a marker of
-news, a change verb "switched / moved / replaced / pushed / renamed …", "no longer", "used to", "anymore",
-"has been assigned", "got promoted";
-and, in a fact a person asked to store, "now", "instead", "not", "isn't"); ``adds_to`` spots the words that add a fact beside the old one
-("also", "too", "as well", "another"). ``content_words`` are what two facts must share to be about the
-same thing. These are surface rules written from the dev sets in ``data/write_conflicts`` (patterns of
-how people announce change, not their sentences): they do not know that a barn near Frome is a wedding
-venue, and a model judges what they miss. Each pattern is a bounded phrase matched at the start of the
-text, or a lookup of words, so each runs in time linear in its input.
+"Sorry, I got that wrong: ", "Scratch that, ", "From now on, "), so the rest compares with stored facts.
+``announces_change`` says whether a sentence reads as a change to something already known: a marker of
+news, a change verb ("switched", "moved", "replaced", "pushed", "renamed" …), "no longer", "used to",
+"anymore", "has been assigned", "got promoted"; and, in a fact a person asked to store, softer words
+("now", "instead", "not", "isn't"). ``adds_to`` spots what adds a fact beside the old one ("also", "too",
+"as well", "another"); ``content_words`` are what two facts must share to be about the same thing. Surface
+rules written from the dev sets in ``data/write_conflicts`` (how people announce change, not their
+sentences): they do not know that a barn near Frome is a wedding venue, and a model judges what they miss.
+Each pattern is a bounded phrase matched at the start of the text, or a lookup of words: linear time.
 """
 
 from __future__ import annotations
@@ -20,7 +19,8 @@ import re
 from aria_kit.bm25 import STOPWORDS, stem, tokenize
 
 _TIME = r"(?:today|tomorrow|now|this \w{1,12}|next \w{1,12}|monday|tuesday|wednesday|thursday|friday|the \w{1,12})"
-NEWS = (r"(?:a |one |another |just an? )?(?:quick |small |big |little )?update(?: (?:from|on|about) [^:,;.!?—–]{1,40})?"
+NEWS = (r"(?:a |one |another |just an? )?(?:quick |small |big |little )?update"
+        r"(?: (?:from|on|about) [^:,;.!?—–]{1,40})?"
         r"|heads[ -]up|fyi|just so you know|for (?:the record|your information)|correction|i got that wrong"
         r"|(?:sorry|oops)(?:,? i got that wrong)?|my (?:mistake|bad)|actually|scratch that|forget (?:what i said|that)"
         r"|never ?mind(?: what i said)?|nvm|ignore (?:that|what i said)"

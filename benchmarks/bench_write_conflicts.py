@@ -121,7 +121,8 @@ def main() -> None:
     marked = {split: pairs for split, pairs in marked.items() if pairs}
     if marked:
         print("\nWrites that differ from an earlier one only in sign, case, decimal point, symbol or emoji:\n")
-        print("| split | such writes | labelled repeats | duplicate precision | flagged as repeats though they differ |")
+        print("| split | such writes | labelled repeats | duplicate precision |"
+              " flagged as repeats though they differ |")
         print("|---|---|---|---|---|")
         for split, pairs in marked.items():
             dp, df, dl = counts([f for f, _ in pairs], "duplicate")

@@ -27,14 +27,15 @@ def test_a_marker_in_front_of_the_news_is_dropped(said, rest):
     assert without_marker(said) == rest
 
 
-@pytest.mark.parametrize("fact", ["Sofia works at ASML.", "Ohio is far.", "Nowhere is open late.", "Updates ship Fridays.",
-                                  "Actually."])
+@pytest.mark.parametrize("fact", ["Sofia works at ASML.", "Ohio is far.", "Nowhere is open late.",
+                                  "Updates ship Fridays.", "Actually."])
 def test_a_word_that_only_starts_like_a_marker_is_kept(fact):
     assert without_marker(fact) == fact
 
 
 @pytest.mark.parametrize("said", [
-    "We switched CI from Jenkins to Buildkite.", "Priya no longer works at Google.", "The review has been pushed to May.",
+    "We switched CI from Jenkins to Buildkite.", "Priya no longer works at Google.",
+    "The review has been pushed to May.",
     "Sam used to drive a Fiat.", "I'm not vegan anymore.", "The repo lives on Codeberg now.", "Heads up, lunch is at one.",
     "They renamed the channel to #ops.", "Our rent went up to 1,200."])
 def test_change_verbs_phrases_and_markers_announce_a_change(said):

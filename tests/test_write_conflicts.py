@@ -174,7 +174,8 @@ def test_the_held_back_report_fits_the_agents_cap_with_three_100_kb_candidates()
     result, memory = held_back(longs, HELIX)
     assert len(result) <= MAX_TOOL_RESULT
     assert read_update_call(result) == ("mem_0001", HELIX) and "keep_both=true" in result
-    assert all(f"{i} says \"My favourite editor is Vim, version" in result for i in ("mem_0001", "mem_0002", "mem_0003"))
+    assert all(f"{i} says \"My favourite editor is Vim, version" in result
+               for i in ("mem_0001", "mem_0002", "mem_0003"))
     assert result.count("…") == 3 and len(memory) == 3
 
 
