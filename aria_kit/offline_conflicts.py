@@ -17,6 +17,7 @@ from typing import Any
 
 from aria_kit.interfaces import AssistantMessage, ToolCall
 from aria_kit.memory_rules import as_quoted_text
+from aria_kit.tools import NOT_A_REPEAT
 from aria_kit.write_conflicts import read_update_call
 
 
@@ -34,7 +35,8 @@ def conflict_reply(messages: list[dict[str, Any]], available: set[str],
         return None
     name, result = results[-1]
     if name == "memory_store" and result.startswith("Not stored:"):
-        return "I already have that. " + as_quoted_text(result)  # stored text is data: no forged citation
+        # stored text is data (no forged citation); the keep_both hint is for a model, not for the person
+        return "I already have that. " + as_quoted_text(result.partition(NOT_A_REPEAT)[0])
     if name == "memory_store" and "memory_update" in available and (call := read_update_call(result)) is not None:
         return AssistantMessage(tool_calls=(make_call("memory_update", {"memory_id": call[0], "new_text": call[1]}),))
     if name == "memory_update" and any(n == "memory_store" and read_update_call(r) for n, r in results[:-1]):

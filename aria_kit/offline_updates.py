@@ -13,7 +13,11 @@ Recognised (statements only; a question is never an update):
 - "X has switched / moved to B" → the best-ranked memory that names X, its value replaced by B;
 - "X is now B", "X now prefers / uses / likes B" → the best-ranked memory about X;
 - "X no longer …" → the memory sharing the most words with the message, replaced by the message;
-- "actually, it's Z now" → the one memory quoted in the previous answer, its value replaced by Z.
+- "actually, it's Z now" → the one memory quoted in the previous answer, its value replaced by Z;
+- any of these after a marker ("Quick update: Alice has switched to Go");
+- any other statement with a firm sign of news (a marker such as "Heads up", a change verb or phrase such as
+  "has been pushed to", "used to", no hedge such as "I think") → "announced": the memory the check on write
+  would name (``write_conflicts.conflicts_among``), replaced by the statement; with none, nothing happens.
 
 "Its value" is the short phrase after the memory's last "is / are / uses /
 prefers / likes"; when a memory has no such phrase the new text is the user's
@@ -31,8 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from aria_kit.bm25 import tokenize
+from aria_kit.change_signals import adds_to, announces_change, without_marker
 from aria_kit.interfaces import AssistantMessage, ToolCall
 from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
+from aria_kit.write_conflicts import Conflict, conflicts_among
 
 # Every pattern below is matched in time linear in its input, whatever the input (messages run to 100 kB):
 # the sentence is single-spaced first, and each pattern is a bounded phrase found by one left-to-right search,
@@ -69,9 +75,13 @@ class Change:
     new: str
     subject: frozenset[str] = frozenset()
     old: str = ""
+    said: str = ""  # "announced": the sentence as said, marker included (the marker may be the only sign)
 
     def matches(self, hits: list[tuple[str, str]]) -> tuple[str, str] | None:
         """The (id, text) of the current memory this change is about, or None."""
+        if self.form == "announced":
+            found = conflicts_among([Conflict("hit", i, text) for i, text in hits], self.said)
+            return next(((c.id, c.text) for c in found if c.kind == "replaces"), None)
         if self.form == "from-to":
             wanted = set(tokenize(self.old)) | self.subject
             return next((h for h in hits if wanted <= set(tokenize(h[1]))), None)
@@ -85,6 +95,8 @@ class Change:
 
     def rewrite(self, old_text: str) -> str:
         """The new version of ``old_text``: A swapped for B, else its value slot filled with B, else the statement."""
+        if self.form == "announced":
+            return self.statement
         if self.form == "from-to" and (at := _find(old_text, self.old)) is not None:
             return old_text[:at] + self.new + old_text[at + len(self.old):]
         slot = _value_slot(old_text)
@@ -127,18 +139,48 @@ def _statement(message: str) -> str:
     return text[:1].upper() + text[1:] + "." if text else ""
 
 
+WHEN = ("last week", "last month", "last year", "this week", "this month", "yesterday", "today", "recently")
+
+
 def _value(text: str) -> str:
-    return re.sub(r" (?:now|instead)$", "", text.strip(" .!—–-"), flags=re.I)  # text is single-spaced
+    """The new value as said, without "now", "instead" or when it changed ("to Valkey last week" → "Valkey")."""
+    value = re.sub(r" (?:now|instead)$", "", text.strip(" .!—–-"), flags=re.I)  # text is single-spaced
+    for _ in range(2):  # "Valkey last week now": a couple of endings, each a fixed-length comparison
+        ending = next((w for w in WHEN if value[-len(w) - 1:].lower() == " " + w), None)
+        value = value[:-len(ending) - 1] if ending else value
+    return value
 
 
 def parse_change(message: str) -> Change | None:
-    """The change a message states, or None for anything else (questions included)."""
+    """The change a message states, or None for anything else (questions included).
+
+    The forms above are read first as said, then without a marker in front ("Quick update: Alice has switched
+    to Go"); a statement that still announces a change ("Heads up, the review is in room 2A instead") is the
+    form "announced", matched as the check on write matches (``write_conflicts.conflicts_among``).
+    """
     statement = _statement(message)
     if not statement or message.rstrip().endswith("?"):
         return None
     sentence = " ".join(statement.rstrip(".").split())  # single-spaced: no pattern below meets a run of spaces
     if (found := ACTUALLY.match(sentence)) is not None:
         return Change("actually", statement, "", _value(found.group("new")))
+    if (change := _stated(statement, sentence)) is not None:
+        return change
+    bare = without_marker(sentence)
+    if bare == sentence and not announces_change(sentence, firmly=True) or adds_to(sentence):
+        return None
+    bare_statement = bare[:1].upper() + bare[1:] + "."
+    if (change := _stated(bare_statement, bare_statement.rstrip("."))) is not None:
+        return change
+    # nobody asked to store this: only a firm sign of news will do ("I'm not sure about the deadline" is none);
+    # "Remember the rent? It went up": left to the check on write
+    if not announces_change(sentence, firmly=True) or "?" in sentence:
+        return None
+    return Change("announced", bare_statement, bare_statement.rstrip("."), "", said=sentence)
+
+
+def _stated(statement: str, sentence: str) -> Change | None:
+    """The change in a single-spaced ``sentence`` by the forms from-to, no-longer, switched-to and is-now."""
     if (parts := _from_to(sentence)) is not None:
         subject, old, new = parts
         return Change("from-to", statement, old, _value(re.split(r" [—–-] ", new)[0]),
@@ -213,6 +255,8 @@ def update_reply(messages: list[dict[str, Any]], available: set[str], make_call:
                                                                             "new_text": change.rewrite(target[1])}),))
         planned = plan(user)
         fallback = [] if isinstance(planned, str) else [c for c in planned if c[0] in available and c[0] != "memory_search"]
+        if not fallback and change.form == "announced":
+            return None  # a remark that sounds like news about nothing stored: answered as any other message
         fallback = fallback or [("memory_store", {"text": change.statement, "category": "fact"})]
         return AssistantMessage(tool_calls=tuple(make_call(n, args) for n, args in fallback))
     if result.startswith("Error:"):

@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import Annotated
 
+from aria_kit.agent import MAX_TOOL_RESULT
 from aria_kit.bm25 import tokenize
 from aria_kit.calculator import CalculatorTool
 from aria_kit.interfaces import MemoryBackend, Tool
@@ -34,6 +35,7 @@ TOP_K = Bounds(minimum=1, maximum=10)
 MemoryText = Annotated[str, Bounds(maxLength=MAX_MEMORY_TEXT)]
 Query = Annotated[str, Bounds(maxLength=MAX_QUERY)]
 Category = Annotated[str, Bounds(maxLength=MAX_CATEGORY_CHARS)]
+NOT_A_REPEAT = " If it is a different fact, call memory_store again with keep_both=true."
 MemoryId = Annotated[str, Bounds(maxLength=len(make_memory_id(MAX_SEQ)))]
 
 
@@ -55,9 +57,10 @@ class MemoryStoreTool(Tool):
         text: The fact to remember, as a self-contained sentence.
         category: A short label such as user_pref, task, fact, calendar, order or decision.
         """
-        return self._store(text, category, keep_both=True)
+        return self._store(text, category, hold_back=False, keep_both=False)
 
-    def _store(self, text: str, category: str, keep_both: bool) -> str:
+    def _store(self, text: str, category: str, hold_back: bool, keep_both: bool) -> str:
+        """Refuse a repeat, hold back a possible replacement (``hold_back``), or store; ``keep_both`` always stores."""
         if len(text) > MAX_MEMORY_TEXT:
             return f"Error: the text is {len(text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
         category = category.strip() or "general"
@@ -65,13 +68,13 @@ class MemoryStoreTool(Tool):
             return (f"Error: the category is {len(category)} characters; use a short label of at most "
                     f"{MAX_CATEGORY_CHARS}, such as user_pref or task.")
         try:
-            conflicts = find_conflicts(self.memory, text) if text.strip() else []
+            conflicts = find_conflicts(self.memory, text) if text.strip() and not keep_both else []
             duplicate = next((c for c in conflicts if c.kind == "duplicate"), None)
             if duplicate is not None:
-                return f"Not stored: {duplicate.id} already says this ({json.dumps(duplicate.text, ensure_ascii=False)})."
+                return _already_says(duplicate, hold_back)
             replaces = [c for c in conflicts if c.kind == "replaces"]
-            if replaces and not keep_both:
-                return _may_replace(text, replaces)
+            if replaces and hold_back:
+                return held_back_report(text, replaces)
             memory_id = self.memory.store(text, {"category": category})
         except ValueError as exc:
             return f"Error: {exc}"
@@ -83,7 +86,9 @@ class CheckedMemoryStoreTool(MemoryStoreTool):
 
     A fact that may replace a current memory is held back, and the result names
     that memory and the exact ``memory_update`` call that replaces it: the model
-    decides, and ``keep_both=True`` stores the fact when both are true.
+    decides, and ``keep_both=True`` stores the fact when both are true (always:
+    it also overrides a repeat the check got wrong, such as two passwords told
+    apart only by the case of a letter-only word).
     """
 
     description = MemoryStoreTool.description + (
@@ -94,17 +99,45 @@ class CheckedMemoryStoreTool(MemoryStoreTool):
 
         text: The fact to remember, as a self-contained sentence.
         category: A short label such as user_pref, task, fact, calendar, order or decision.
-        keep_both: True to store the fact even though a current memory may say otherwise (both are true).
+        keep_both: True to store the fact whatever a current memory says (both are true, or it is no repeat).
         """
-        return self._store(text, category, keep_both)
+        return self._store(text, category, hold_back=True, keep_both=keep_both)
 
 
-def _may_replace(text: str, replaces: list[Conflict]) -> str:
-    """The held-back write: which memories the fact may replace, and the exact calls that decide it."""
-    named = "; ".join(f"{c.id} {json.dumps(c.text, ensure_ascii=False)}" for c in replaces)
-    return (f"Not stored yet: this may replace {named} (same subject, another value). If the new fact replaces "
-            f"it, call {update_call(replaces[0].id, text)}. If both are true, call memory_store again with "
-            "keep_both=true.")
+def _quoted(text: str, limit: int) -> str:
+    """``text`` JSON-quoted in at most ``limit`` characters, its end cut to "…" if need be (before quoting, so
+    no escape is cut in half): the longest prefix that fits, found by halving."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    if len(quoted) <= limit:
+        return quoted
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if len(json.dumps(text[:middle] + "…", ensure_ascii=False)) <= limit else (
+            low, middle - 1)
+    return json.dumps(text[:low] + "…", ensure_ascii=False)
+
+
+def _already_says(duplicate: Conflict, keep_both_offered: bool) -> str:
+    """The refused repeat: which memory says it (quoted within the result cap), and how to store it anyway."""
+    hint = NOT_A_REPEAT if keep_both_offered else ""
+    head = f"Not stored: {duplicate.id} already says this ("
+    return head + _quoted(duplicate.text, MAX_TOOL_RESULT - len(head) - len(hint) - 2) + ")." + hint
+
+
+def held_back_report(text: str, replaces: list[Conflict]) -> str:
+    """The held-back write: the exact calls that decide it first, then the memories it may replace, each quoted
+    within an equal share of what is left of the agent's cap on a tool result, so the calls always arrive."""
+    first = replaces[0].id
+    call = update_call(first, text)
+    if len(call) > MAX_TOOL_RESULT // 2:  # a text of quotes or control characters: too long to repeat as a call
+        call = f"memory_update with memory_id={json.dumps(first)} and new_text set to the text you just sent"
+    head = (f"Not stored yet: this may replace {first} (an older value of the same fact). If the new fact replaces "
+            f"it, call {call}. If both are true, call memory_store again with keep_both=true. ")
+    lines = [f"{c.id} says " for c in replaces]
+    share = (MAX_TOOL_RESULT - len(head) - len("Candidates: ") - sum(len(x) + 2 for x in lines)) // len(replaces)
+    quoted = "; ".join(line + _quoted(c.text, share) for line, c in zip(lines, replaces))
+    return f"{head}Candidates: {quoted}."
 
 
 class MemorySearchTool(Tool):

@@ -118,7 +118,12 @@ def test_the_linear_rules_read_ordinary_sentences_as_the_old_patterns_did(messag
     change = parse_change(message)
     found = None if change is None else (change.form, change.statement, change.query, change.new, change.subject,
                                           change.old)
-    assert found == reference_parse(message)
+    expected = reference_parse(message)
+    if expected is not None or change is None:
+        assert found == expected
+    else:  # issue 29: where the old patterns saw no change, the new rules may see one announced in other words
+        from aria_kit.change_signals import announces_change
+        assert announces_change(message), found
 
 
 @settings(max_examples=300, deadline=None)
