@@ -27,8 +27,17 @@ Deletes, supersedes and reloads index the turns around a change again.
 ``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
 old one: the old one keeps its row, marked with its successor's id and the
 moment it stopped being current, and leaves default search the same way a
-deleted row does (``include_history=True`` brings it back). Deleting one
-version of a fact splices its chain, so nothing else loses its link.
+deleted row does (``include_history=True`` brings it back). Deleting an older
+version of a fact splices its chain; deleting the current version of a fact with
+history is refused (the old value would be current again): ``forget(id)`` removes
+the fact with every version, from the file's bytes too.
+
+Writes are all or nothing: everything that can fail is done before the memory
+changes; the change itself holds off timeouts and Ctrl-C (``write_guard.py``) and
+marks the copy stale until it is whole, so whatever else cuts it short, the next
+call reloads the copy from the file, or rebuilds it from its rows with the cut
+write undone (``MemoryRows.rebuilt``). ``store_if_absent`` checks for the same text
+inside the write transaction (two processes store a fact once).
 
 Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
 of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,

@@ -9,9 +9,11 @@ a memory; ``current`` the rows default search sees: live and not superseded.
 ``links`` holds, for the memories in a chain of versions (lesson 10), their
 ``(superseded_by, superseded_at, supersedes)``.
 
-``remove`` marks a row dead and splices its chain, as the SQLite file does;
-``compact`` drops the dead rows once they outnumber the live ones, keeping the
-order (and so every rank). Thread memories (``thread_context.py``) are indexed
+``remove`` marks a row dead and splices its chain, as the SQLite file does (the
+current version of a fact with history is refused), ``remove_chain`` takes out a
+whole fact; ``compact`` drops the dead rows once they outnumber the live ones,
+keeping the order (and so every rank). ``rebuilt`` is the repair after a change
+was cut short: fresh rows and indexes from the rows' data alone. Thread memories (``thread_context.py``) are indexed
 with their neighbours' words; when a neighbour comes, goes or is superseded, the
 turns around it are indexed again under a new BM25 slot (``slots`` maps row to
 slot; it is the identity until that first happens). Not here: embedding,

@@ -15,6 +15,11 @@ writer at a time, waiting up to ``BUSY_TIMEOUT_S``), so two writers never get
 the same id and a deleted id is never reused. Readers learn that someone
 else committed from ``PRAGMA data_version`` and fetch only newer rows; a
 counter of deletes tells them when a full reload is needed instead.
+``insert_unless_present`` checks for the same current text in the transaction
+that inserts. Every connection sets ``secure_delete``, so a deleted row's bytes
+are zeroed; ``forget`` deletes a whole chain of versions and ``fold_log`` then
+truncates the write-ahead log, so a forgotten text is in no file. A transaction
+that an exception cut short is rolled back, at once or at the next call.
 
 A file this code did not write (another schema version, another embedder,
 unrelated tables, not SQLite at all) is refused with ``MemoryFileError``

@@ -39,7 +39,10 @@ default search filters on "``superseded_by`` is empty", so collections written
 before superseding existed need no migration. Qdrant has no transactions: the
 ledger notes the supersede as pending, the new point is written, the old one
 is marked, and the note is cleared; a crash in between leaves the new point
-pointing back, never a lost version, and the next open finishes the link. Not here: sharding, snapshots, quantisation.
+pointing back, never a lost version, and the next open finishes the link. Deleting works as in
+``HybridMemory`` (the current version of a fact with history is refused); ``forget`` deletes a whole
+chain and has an Edge shard rewritten without it (``EdgeEngine.purge``), so its text is in no file.
+Not here: sharding, snapshots, quantisation.
 """
 
 from __future__ import annotations
