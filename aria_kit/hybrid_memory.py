@@ -156,7 +156,9 @@ class HybridMemory(MemoryBackend):
                 seq = self._memories.last_seq + 1
                 self._memories.append([seq], [text], [metadata], vector)
                 return make_memory_id(seq), True
-            seq, stored = self._file.insert_unless_present((text, metadata, vector[0]))
+            found = self._current_with_text(text)
+            seq, stored = self._file.insert_unless_present(
+                (text, metadata, vector[0]), (self._memories.last_seq, self._deletes_seen, found and seq_of(found)))
             self._load()
         return make_memory_id(seq), stored
 
