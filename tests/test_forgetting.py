@@ -108,3 +108,37 @@ def test_forget_on_ten_thousand_memories_takes_well_under_a_second(tmp_path: Pat
     record_property("forget_s_10000", round(took, 3))
     assert took < 1.0 and (tmp_path / "memory.sqlite3-wal").stat().st_size == 0
     memory.close()
+
+
+def test_forget_in_the_terminal_chat_removes_every_version_and_says_which(tmp_path: Path, capsys) -> None:
+    from aria_kit.__main__ import _command
+    from aria_kit.agent import AutonomousAgent
+    from aria_kit.persona import ARIA
+    from aria_kit.scripted import ScriptedProvider
+
+    memory = HybridMemory(path=tmp_path / "memory.sqlite3")
+    lisbon = memory.store(LISBON)
+    porto = memory.supersede(lisbon, PORTO)
+    agent = AutonomousAgent(ARIA, ScriptedProvider([]), memory, [])
+    _command(agent, f"/forget {porto}", str(tmp_path / "memory.sqlite3"))
+    out = capsys.readouterr().out
+    assert f"Forgot {lisbon}, {porto} (every version of this fact):" in out and LISBON in out and PORTO in out
+    assert memory.list_all() == [] and not files_holding(tmp_path, "Rua Augusta", "Rua das Flores")
+
+
+def test_an_edge_rewrite_cut_short_is_finished_or_dropped_on_the_next_open(tmp_path: Path) -> None:
+    import shutil
+
+    memory = open_edge(tmp_path)
+    memory.store_many(FILLERS[:20])
+    memory.close()
+    folder = tmp_path / "aria_memory"
+    shutil.copytree(folder, tmp_path / "aria_memory.rewrite")  # cut while writing the copy: the copy goes
+    reopened = open_edge(tmp_path)
+    assert len(reopened) == 20 and not (tmp_path / "aria_memory.rewrite").exists()
+    reopened.close()
+    shutil.copytree(folder, tmp_path / "aria_memory.rewrite")  # cut between the two renames: the copy comes in
+    folder.rename(tmp_path / "aria_memory.forgotten")
+    reopened = open_edge(tmp_path)
+    assert len(reopened) == 20 and sorted(p.name for p in tmp_path.iterdir()) == ["aria_memory"]
+    reopened.close()
