@@ -28,7 +28,8 @@ LESSONS: dict[str, int] = {
     "tables": 1, "demo_data": 1,  # display tables without matplotlib; the demo facts
     "embeddings": 2,
     "bm25": 3,
-    "fusion": 4, "memory_rules": 4, "persistence": 4, "memory_rows": 4, "hybrid_memory": 4, "evaluation": 4,
+    "fusion": 4, "memory_rules": 4, "persistence": 4, "write_guard": 4, "memory_rows": 4, "hybrid_memory": 4,
+    "evaluation": 4,
     "exact_top_k": 4,  # HybridMemory's search sorts only the heads of its rankings; lesson 13 explains how
     "thread_context": 4,  # thread memories' keyword side holds their neighbouring turns' words
     "datasets": 5, "measuring": 5, "tuning": 5, "thread_evaluation": 5,

@@ -48,7 +48,7 @@ LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 HELP = """Commands:
   /help        this list
   /memories    list what Aria remembers, with ids
-  /forget ID   delete one memory, e.g. /forget mem_0003
+  /forget ID   forget a memory with all its versions, e.g. /forget mem_0003
   /reset       delete every memory in the file (asks first)
   /clear       forget this conversation (long-term memory is kept)
   /quit        leave (Ctrl-D works too); memory is already saved
@@ -150,10 +150,8 @@ def _command(agent: AutonomousAgent, line: str, memory_path: str) -> str | None:
     elif command == "/forget":
         if not argument:
             print("  ! Say which memory: /forget mem_0003 (/memories lists the ids).")
-        elif agent.memory.delete(argument):
-            print(f"  Forgot {terminal_safe(argument)}.")
         else:
-            print(f"  ! There is no memory {terminal_safe(argument)!r}; /memories lists the ids.")
+            _forget(agent, argument)
     elif command == "/reset":
         _reset(agent, memory_path)
     elif command == "/clear":
@@ -162,6 +160,19 @@ def _command(agent: AutonomousAgent, line: str, memory_path: str) -> str | None:
     else:
         print(f"  Unknown command {terminal_safe(command)!r}; nothing was sent to Aria.\n{HELP}")
     return None
+
+
+def _forget(agent: AutonomousAgent, memory_id: str) -> None:
+    """Forget the fact ``memory_id`` with every version of it, and say what went."""
+    versions = agent.memory.history(memory_id)
+    removed = agent.memory.forget(memory_id)
+    if not removed:
+        print(f"  ! There is no memory {terminal_safe(memory_id)!r}; /memories lists the ids.")
+        return
+    print(f"  Forgot {', '.join(removed)}" + (" (every version of this fact)" if len(removed) > 1 else "") + ":")
+    for record in versions:
+        print(f"    - {terminal_safe(record.text)}")
+    print("  This conversation may still mention it: /clear forgets the conversation too.")
 
 
 def _reset(agent: AutonomousAgent, memory_path: str) -> None:

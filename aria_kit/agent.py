@@ -75,6 +75,12 @@ def newest_exchanges(history: Sequence[dict[str, Any]], budget: int) -> list[dic
     return list(history[kept:]) if end < len(history) else []
 
 
+# A tool whose name says it changes something (memory_store, memory_update, memory_delete, save_note, …): when
+# it times out, the model is told the change may have happened, so that it looks before it tries again.
+_WRITE_TOOL = re.compile(r"(?:^|_|-)(?:store|update|delete|forget|write|save|remove|add|set|edit|create|insert|"
+                         r"append|supersede)(?:$|_|-)", re.IGNORECASE)
+
+
 class ToolTimeout(OutOfTime):
     """Raised inside a tool that ran out of time; a BaseException, so a tool's ``except Exception`` can't swallow it."""
 
@@ -279,6 +285,10 @@ class AutonomousAgent:
                 result = result if isinstance(result, str) else str(result)  # inside: a result's str() may fail too
         except ToolTimeout:
             log.warning("tool %s timed out after %s s", call.name, self.tool_timeout)
+            if _WRITE_TOOL.search(call.name):  # stopped after its write, maybe: a blind retry would write twice
+                return (f"Error: tool `{call.name}` did not finish within {self.tool_timeout:g} s and was stopped; "
+                        "its change may have been made all the same (a memory write is all or nothing: done "
+                        "whole or not at all). Search memory for it before trying again.")
             return (f"Error: tool `{call.name}` did not finish within {self.tool_timeout:g} s and was stopped. "
                     "Try a smaller request, or answer without it.")
         except Exception as exc:  # a tool's bug must not end the conversation

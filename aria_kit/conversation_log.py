@@ -11,17 +11,18 @@ a filtered search is exact at any log size; fact recall and ``memory_search`` ne
 facts rank exactly as without a log. A message longer than a memory may hold is kept shortened.
 
 Off unless given: ``AutonomousAgent(..., conversation_log=ConversationLog())`` records every
-exchange and registers the tool. Not here: summarising old sessions, or deleting what was said
-(use ``log.memory.delete``).
+exchange and registers the tool. ``forget_turns_with`` forgets the messages that carry a forgotten
+fact's words. Not here: summarising old sessions.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Literal
 
+from aria_kit.bm25 import STOPWORDS, tokenize
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Hit, MemoryBackend, Tool
 from aria_kit.memory_rules import MAX_TEXT_BYTES, quoted_entry
@@ -102,6 +103,18 @@ class ConversationLog:
             if len(kept) >= top_k or depth >= total:
                 return kept[:top_k]
             depth *= 4
+
+    def forget_turns_with(self, texts: Sequence[str]) -> list[str]:
+        """Forget every logged message that carries one of ``texts`` (each of its words, stemmed, stop words
+        aside), such as the versions of a fact just forgotten; return their ids (the log's own ids).
+
+        A message that says the fact in other words ("Carol moved to Porto" for "Carol lives in Porto")
+        is not found: read ``log.search(...)`` for those and ``log.memory.forget`` what you choose.
+        """
+        wanted = [set(tokenize(text, STOPWORDS, stem=True)) for text in texts]
+        carrying = [record.id for record in self.memory.list_all()
+                    if any(words and words <= set(tokenize(record.text, STOPWORDS, stem=True)) for words in wanted)]
+        return [gone for record_id in carrying for gone in self.memory.forget(record_id)]
 
     def search_tool(self) -> ConversationSearchTool:
         return ConversationSearchTool(self)

@@ -27,8 +27,17 @@ Deletes, supersedes and reloads index the turns around a change again.
 ``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
 old one: the old one keeps its row, marked with its successor's id and the
 moment it stopped being current, and leaves default search the same way a
-deleted row does (``include_history=True`` brings it back). Deleting one
-version of a fact splices its chain, so nothing else loses its link.
+deleted row does (``include_history=True`` brings it back). Deleting an older
+version of a fact splices its chain; deleting the current version of a fact with
+history is refused (the old value would be current again): ``forget(id)`` removes
+the fact with every version, from the file's bytes too.
+
+Writes are all or nothing: everything that can fail is done before the memory
+changes; the change itself holds off timeouts and Ctrl-C (``write_guard.py``) and
+marks the copy stale until it is whole, so whatever else cuts it short, the next
+call reloads the copy from the file, or rebuilds it from its rows with the cut
+write undone (``MemoryRows.rebuilt``). ``store_if_absent`` checks for the same text
+inside the write transaction (two processes store a fact once).
 
 Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
 of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,
@@ -52,6 +61,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -63,8 +73,9 @@ from aria_kit.fusion import DEFAULT_FUSION, RRF, ConvexFusion, Fusion, fused_sco
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, make_memory_id, seq_of
 from aria_kit.memory_rows import MemoryRows
-from aria_kit.persistence import MemoryFile
+from aria_kit.persistence import MemoryFile, revival_refusal
 from aria_kit.thread_context import THREAD_WINDOW
+from aria_kit.write_guard import deferred_signals
 
 BATCH = 10_000  # memories embedded and indexed per step of a bulk store or load
 PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when someone can see it)
@@ -89,6 +100,8 @@ class HybridMemory(MemoryBackend):
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self._file = MemoryFile(path, self.embedder.name, self.dim) if path is not None else None
+        self._stale = False  # a write or load was cut short: repair before the next use (see _applying)
+        self._undo: tuple[int, int] | None = None  # in process: how to undo the write that was cut short
         self._reset()
         self._sync()
 
@@ -113,34 +126,104 @@ class HybridMemory(MemoryBackend):
         if not texts:
             return []
         vectors = np.concatenate([self._embed(texts[start:stop]) for start, stop in _steps(len(texts), "embedding")])
-        if self._file is None:
-            first = self._memories.last_seq + 1
-            for start, stop in _steps(len(texts), "indexing"):
-                self._memories.append(range(first + start, first + stop), texts[start:stop], checked[start:stop],
-                                      vectors[start:stop])
-            return [make_memory_id(seq) for seq in range(first, first + len(texts))]
-        seqs = self._file.insert(list(zip(texts, checked, vectors)))
-        self._sync(force=True)
+        self._sync()
+        with self._applying(undo=(self._memories.used, self._memories.last_seq), small=len(texts) <= BATCH):
+            if self._file is None:
+                first = self._memories.last_seq + 1
+                for start, stop in _steps(len(texts), "indexing"):
+                    self._memories.append(range(first + start, first + stop), texts[start:stop],
+                                          checked[start:stop], vectors[start:stop])
+                return [make_memory_id(seq) for seq in range(first, first + len(texts))]
+            seqs = self._file.insert(list(zip(texts, checked, vectors)))
+            self._load()
         return [make_memory_id(seq) for seq in seqs]
 
+    def store_if_absent(self, text: str, metadata: Metadata | None = None) -> tuple[str, bool]:
+        """Store ``text`` unless a current memory holds exactly this text; return ``(id, stored)``.
+
+        ``stored`` is False, and ``id`` the existing memory's, when one does. On a file the look and the
+        insert share one write transaction, so two processes storing the same fact at once store it once.
+        The look is exact string equality (``write_conflicts.py`` judges near-duplicates before this).
+        """
+        (text,), (metadata,) = check_batch([text], [metadata])
+        vector = self._embed([text])
+        self._sync()
+        with self._applying(undo=(self._memories.used, self._memories.last_seq)):
+            if self._file is None:
+                found = self._current_with_text(text)
+                if found is not None:
+                    return found, False
+                seq = self._memories.last_seq + 1
+                self._memories.append([seq], [text], [metadata], vector)
+                return make_memory_id(seq), True
+            found = self._current_with_text(text)
+            seq, stored = self._file.insert_unless_present(
+                (text, metadata, vector[0]), (self._memories.last_seq, self._deletes_seen, found and seq_of(found)))
+            self._load()
+        return make_memory_id(seq), stored
+
+    def _current_with_text(self, text: str) -> str | None:
+        memories = self._memories
+        if text not in memories.texts:  # a scan in C; the row loop only when there is a match
+            return None
+        rows = [row for row in range(memories.used) if memories.texts[row] == text and memories.current[row]]
+        return self._memories.record(rows[0]).id if rows else None
+
     def delete(self, memory_id: str) -> bool:
-        """Forget one memory; return whether it existed. Its id is never handed out again."""
+        """Delete one memory; return whether it existed. Its id is never handed out again.
+
+        An older version of a fact is cut out of its chain. The current version of a fact with history
+        is refused (``ValueError``, nothing changed), since its predecessor would become current again:
+        ``forget`` removes the fact with every version, ``supersede`` corrects it.
+        """
         seq = seq_of(memory_id)
         if seq is None:
             return False
         self._sync()
         row = self._memories.row_of(seq)
-        if self._file is None:
-            if row is not None:
+        record = self._memories.record(row) if row is not None else None
+        if record is not None and record.superseded_by is None and record.supersedes is not None:
+            raise revival_refusal(memory_id, record.supersedes)
+        with self._applying():
+            if self._file is None:
+                if row is not None:
+                    self._memories.remove(row)
+                return row is not None
+            existed, deletes_before = self._file.delete(seq)
+            if existed and row is not None and deletes_before == self._deletes_seen:
                 self._memories.remove(row)
-            return row is not None
-        existed, deletes_before = self._file.delete(seq)
-        if existed and row is not None and deletes_before == self._deletes_seen:
-            self._memories.remove(row)
-            self._deletes_seen = deletes_before + 1
-        else:  # someone else changed the file meanwhile: reload rather than guess
-            self._sync(force=True)
+                self._deletes_seen = deletes_before + 1
+            else:  # someone else changed the file meanwhile: reload rather than guess
+                self._load()
         return existed
+
+    def forget(self, memory_id: str) -> list[str]:
+        """Remove the fact ``memory_id`` belongs to with its whole history; return the ids removed, oldest first.
+
+        Every version of the chain goes (``[]`` for an id that is not stored). On a file the rows' bytes are
+        overwritten with zeros (``secure_delete``) and the write-ahead log is folded in and truncated, so the
+        texts are in no file of the memory afterwards (``ForgetIncomplete`` if another open copy's read
+        kept part of the log: the memory is forgotten, the log is folded when that copy closes). Copies of
+        the text elsewhere are not touched: the conversation log (``forget_said``), backups, the model's context.
+        """
+        seq = seq_of(memory_id)
+        if seq is None:
+            return []
+        chain = [seq_of(record.id) for record in self.history(memory_id)]  # syncs; read again on a file, below
+        with self._applying():
+            if self._file is None:
+                self._memories.remove_chain([self._memories.row_of(s) for s in chain])
+            else:
+                chain, deletes_before = self._file.forget(seq)
+                rows = [self._memories.row_of(s) for s in chain]
+                if chain and None not in rows and deletes_before == self._deletes_seen:
+                    self._memories.remove_chain(rows)
+                    self._deletes_seen = deletes_before + 1
+                else:
+                    self._load()
+        if chain and self._file is not None:
+            self._file.fold_log()
+        return [make_memory_id(s) for s in chain]
 
     def supersede(self, old_id: str, text: str, metadata: Metadata | None = None, *, at: str | None = None) -> str:
         """Store ``text`` as the memory that replaces ``old_id`` and return its id; the old one stays as history.
@@ -161,17 +244,32 @@ class HybridMemory(MemoryBackend):
         text, at = check_text(text), check_moment(at)
         metadata = check_metadata(dict(old.metadata) if metadata is None else metadata)
         vector = self._embed([text])
-        if self._file is None:
-            new_seq = self._memories.last_seq + 1
-            self._memories.append([new_seq], [text], [metadata], vector, [(None, None, old_id)])
-            self._memories.mark_superseded(seq, make_memory_id(new_seq), at)
-            return make_memory_id(new_seq)
-        new_seq, changes_before = self._file.supersede(seq, (text, metadata, vector[0]), at)
-        if changes_before == self._deletes_seen:  # nobody else rewrote a row meanwhile: update our copy
-            self._deletes_seen = changes_before + 1
-            self._memories.mark_superseded(seq, make_memory_id(new_seq), at)
-        self._sync(force=True)  # loads the new row (or everything, if someone else changed old rows)
+        with self._applying(undo=(self._memories.used, self._memories.last_seq)):
+            if self._file is None:
+                new_seq = self._memories.last_seq + 1
+                # The old row's link first: a supersede cut short then leaves a link to nothing, which
+                # MemoryRows.rebuilt drops (the write undone), never two current versions.
+                self._memories.set_links(seq, (make_memory_id(new_seq), at, old.supersedes))
+                self._memories.append([new_seq], [text], [metadata], vector, [(None, None, old_id)])
+                self._memories.mark_superseded(seq, make_memory_id(new_seq), at)
+                return make_memory_id(new_seq)
+            new_seq, changes_before = self._file.supersede(seq, (text, metadata, vector[0]), at)
+            if changes_before == self._deletes_seen:  # nobody else rewrote a row meanwhile: update our copy
+                self._deletes_seen = changes_before + 1
+                self._memories.mark_superseded(seq, make_memory_id(new_seq), at)
+            self._load()  # loads the new row (or everything, if someone else changed old rows)
         return make_memory_id(new_seq)
+
+    @contextmanager
+    def _applying(self, undo: tuple[int, int] | None = None, small: bool = True) -> Iterator[None]:
+        """The apply phase of a write: timeouts and Ctrl-C held back (``small`` writes only: a bulk store
+        stays interruptible), and the copy marked stale until it is whole again. A write cut short by any
+        exception is repaired on the next call: reloaded from the file, or, in process, rebuilt from the
+        rows' data with a cut store or supersede undone (``undo``: rows and last number before it)."""
+        with deferred_signals(small):
+            self._undo, self._stale = undo if self._file is None else None, True
+            yield
+            self._stale = False
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         vectors = np.asarray(self.embedder.embed(texts), dtype=np.float32)
@@ -183,9 +281,20 @@ class HybridMemory(MemoryBackend):
         return normalize(vectors)  # embedders promise unit rows; a custom one that forgets still works
 
     def _sync(self, force: bool = False) -> None:
-        """Load what other processes committed to the file (everything, if anything was deleted)."""
-        if self._file is None or not (self._file.changed() or force):
-            return
+        """Repair a copy a cut write left stale; load what other processes committed to the file."""
+        if self._file is None:
+            if self._stale:  # one statement: a repair cut short is simply done again
+                self._memories, self._stale, self._undo = self._memories.rebuilt(self._undo), False, None
+        elif self._stale:
+            self._reset()
+            self._load()
+        elif force or self._file.changed():
+            self._load()
+
+    def _load(self) -> None:
+        """Read the rows the copy lacks (all of them, if anything was deleted or rewritten); the copy is stale
+        until they are all in."""
+        self._stale = True
         reload, rows, deletes = self._file.read_changes(self._memories.last_seq, self._deletes_seen)
         if reload:
             self._reset()
@@ -195,7 +304,7 @@ class HybridMemory(MemoryBackend):
                       make_memory_id(row.supersedes) if row.supersedes else None) for row in batch]
             self._memories.append([row.seq for row in batch], [row.text for row in batch],
                                   [row.metadata for row in batch], np.stack([row.vector for row in batch]), links)
-        self._deletes_seen = deletes
+        self._deletes_seen, self._stale = deletes, False
 
     # ------------------------------------------------------------ reading
 

@@ -4,7 +4,8 @@ Four small abstract classes and the records they pass around:
 
 - ``Embedder``: texts -> unit-length vectors.
 - ``MemoryBackend``: store text + metadata -> id; search query -> ranked hits; list all;
-  supersede an old memory with a newer one, keeping the old one as history (lesson 10).
+  supersede an old memory with a newer one, keeping the old one as history (lesson 10); forget a
+  fact with its whole history.
 - ``LLMProvider``: chat messages (+ optional tool schemas) -> one ``AssistantMessage``.
 - ``Tool``: name, description, ``run(**kwargs) -> str`` and an OpenAI-style schema.
 
@@ -158,7 +159,23 @@ class MemoryBackend(ABC):
 
     @abstractmethod
     def delete(self, memory_id: str) -> bool:
-        """Forget one memory; return whether it existed."""
+        """Delete one memory; return whether it existed.
+
+        Backends that keep history refuse (``ValueError``) the current version of a fact that has older
+        versions, since deleting it would make an older one current again: ``forget`` removes the whole fact.
+        """
+
+    def forget(self, memory_id: str) -> list[str]:
+        """Remove the fact ``memory_id`` belongs to with every version of it; return the ids removed, oldest first.
+
+        This default deletes the versions one by one, oldest first (each is then an older version, or the
+        last one left), which is all a memory without files needs. A backend that keeps files overrides it
+        so that the texts leave its files too, and in one step (``HybridMemory``, ``QdrantMemory``).
+        """
+        removed = [record.id for record in self.history(memory_id)]
+        for version in removed:
+            self.delete(version)
+        return removed
 
     def store_many(self, texts: Sequence[str], metadatas: Sequence[Metadata | None] | None = None) -> list[str]:
         """Store a batch; backends override this when batching is cheaper."""

@@ -9,9 +9,11 @@ a memory; ``current`` the rows default search sees: live and not superseded.
 ``links`` holds, for the memories in a chain of versions (lesson 10), their
 ``(superseded_by, superseded_at, supersedes)``.
 
-``remove`` marks a row dead and splices its chain, as the SQLite file does;
-``compact`` drops the dead rows once they outnumber the live ones, keeping the
-order (and so every rank). Thread memories (``thread_context.py``) are indexed
+``remove`` marks a row dead and splices its chain, as the SQLite file does (the
+current version of a fact with history is refused), ``remove_chain`` takes out a
+whole fact; ``compact`` drops the dead rows once they outnumber the live ones,
+keeping the order (and so every rank). ``rebuilt`` is the repair after a change
+was cut short: fresh rows and indexes from the rows' data alone. Thread memories (``thread_context.py``) are indexed
 with their neighbours' words; when a neighbour comes, goes or is superseded, the
 turns around it are indexed again under a new BM25 slot (``slots`` maps row to
 slot; it is the identity until that first happens). Not here: embedding,
@@ -27,6 +29,7 @@ import numpy as np
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.interfaces import MemoryRecord, Metadata
 from aria_kit.memory_rules import make_memory_id, seq_of
+from aria_kit.persistence import revival_refusal
 from aria_kit.thread_context import ThreadOrder, thread_of
 
 Links = tuple[str | None, str | None, str | None]  # (superseded_by, superseded_at, supersedes)
@@ -92,31 +95,91 @@ class MemoryRows:
             self._reindex({seq for new in [*firsts.values(), *moved] for seq in self.threads.around(new)} - fresh)
 
     def remove(self, row: int) -> None:
-        """Take the memory in ``row`` out, splicing its chain of versions as the file does."""
+        """Take the memory in ``row`` out, splicing its chain of versions as the file does.
+
+        ``ValueError`` (nothing changed) for the current version of a fact with history: that would make an
+        older version current again (``persistence.revival_refusal``). The steps run in the order ``rebuilt``
+        relies on: the row dies first, then its neighbours are linked past it, then its own links go.
+        """
         seq = int(self.seqs[row])
-        placed = self.threads is not None and seq in self.threads.place
-        touched = self.threads.around(seq) if placed else []
-        superseded_by, _, supersedes = self.links.pop(seq, NO_LINKS)
+        superseded_by, _, supersedes = self.links.get(seq, NO_LINKS)
+        if superseded_by is None and supersedes is not None:
+            raise revival_refusal(make_memory_id(seq), supersedes)
+        touched = self._around([seq])
+        self.live[row] = self.current[row] = False
         before, after = (seq_of(link) if link else None for link in (supersedes, superseded_by))
-        if before in self.links:  # the predecessor points on, or is current again
+        if before in self.links:  # the predecessor now points to the successor (there is one: see above)
             _, at, its_supersedes = self.links[before]
-            self.set_links(before, (superseded_by, at if superseded_by else None, its_supersedes))
-            if superseded_by is None and self.row_of(before) is not None:
-                self.current[self.row_of(before)] = True
-                if self.threads is not None:
-                    self.threads.history.discard(before)
+            self.set_links(before, (superseded_by, at, its_supersedes))
         if after in self.links:
             its_superseded_by, at, _ = self.links[after]
             self.set_links(after, (its_superseded_by, at, supersedes))
-        self.texts[row] = self.metadata[row] = None
-        self.live[row] = self.current[row] = False
-        self.bm25.remove(int(self.slots[row]))
-        self.count -= 1
-        if placed:  # its neighbours close ranks over the gap (and a version it hid may speak again)
-            self.threads.drop(seq)
-            self._reindex(set(touched) - {seq})
+        self.links.pop(seq, None)
+        self._take_out([row], touched)
+
+    def remove_chain(self, rows: list[int]) -> None:
+        """Take out every version of one fact (``forget``): all die in one step, so a cut never leaves part."""
+        seqs = [int(self.seqs[row]) for row in rows]
+        touched = self._around(seqs)
+        self.live[rows] = False
+        self.current[rows] = False
+        for seq in seqs:
+            self.links.pop(seq, None)
+        self._take_out(rows, touched)
+
+    def _around(self, seqs: list[int]) -> set[int]:
+        """The thread turns whose keyword side holds one of ``seqs``' words (they are indexed again after)."""
+        placed = [seq for seq in seqs if self.threads is not None and seq in self.threads.place]
+        return {near for seq in placed for near in self.threads.around(seq)}
+
+    def _take_out(self, rows: list[int], touched: set[int]) -> None:
+        """The rest of a removal, once the rows are dead: texts, BM25 entries, thread places, then compaction."""
+        for row in rows:
+            seq = int(self.seqs[row])
+            self.texts[row] = self.metadata[row] = None
+            self.bm25.remove(int(self.slots[row]))
+            self.count -= 1
+            if self.threads is not None and seq in self.threads.place:
+                self.threads.drop(seq)
+        if touched:  # the neighbours close ranks over the gap
+            self._reindex(touched - {int(self.seqs[row]) for row in rows})
         if self.used - self.count > self.count:  # more dead rows than live ones: reclaim them
             self.compact()
+
+    def rebuilt(self, undo: tuple[int, int] | None = None) -> MemoryRows:
+        """These memories in fresh rows with every index built again: the repair after a change was cut short.
+
+        Only the rows' data is trusted (``matrix``, ``seqs``, ``live``, ``texts``, ``metadata``, ``links``,
+        ``used``, ``last_seq``): each change makes it whole in one step (a store when ``used`` grows, a delete
+        when ``live`` drops), and a link to a memory that is gone is followed past it or, if nothing is
+        known of it, dropped (a supersede cut short). ``undo`` = ``(used, last_seq)`` from before a store keeps
+        only the rows below ``used``: a store cut short is undone whole. O(memories), like a reload.
+        """
+        used, last_seq = (self.used, self.last_seq) if undo is None else (min(undo[0], self.used), undo[1])
+        rows = [row for row in range(used) if self.live[row]]
+        seqs = [int(self.seqs[row]) for row in rows]
+        alive = {make_memory_id(seq) for seq in seqs}
+
+        def past_the_gone(link: str | None, side: int) -> str | None:
+            seen = set()
+            while link is not None and link not in alive:
+                if link in seen or seq_of(link) not in self.links:
+                    return None
+                seen.add(link)
+                link = self.links[seq_of(link)][side]
+            return link
+
+        links = []
+        for seq in seqs:
+            superseded_by, at, supersedes = self.links.get(seq, NO_LINKS)
+            superseded_by = past_the_gone(superseded_by, 0)
+            links.append((superseded_by, at if superseded_by else None, past_the_gone(supersedes, 2)))
+        fresh = MemoryRows(self.matrix.shape[1], self.stemming, self.threads.window if self.threads else 0)
+        if rows:
+            fresh.append(seqs, [self.texts[row] for row in rows], [self.metadata[row] for row in rows],
+                         self.matrix[rows], links)
+        fresh.last_seq = last_seq  # numbers of deleted memories stay used
+        return fresh
 
     def compact(self) -> None:
         """Drop dead rows, keeping the order (and so every rank); the matrix shrinks to fit. O(rows), amortised
@@ -126,15 +189,15 @@ class MemoryRows:
         # The BM25 index keeps the order of the slots it keeps, so a row's new slot is its old slot's rank.
         slots = np.empty(len(kept), dtype=np.int64)
         slots[np.argsort(self.slots[kept], kind="stable")] = np.arange(len(kept))
+        matrix, seqs, live = (_resized(array[kept], capacity) for array in (self.matrix, self.seqs, self.live))
+        texts, metadata = [self.texts[row] for row in kept], [self.metadata[row] for row in kept]
+        # The data changes in one statement (``rebuilt`` trusts it); the indexes after it.
+        self.matrix, self.seqs, self.live, self.texts, self.metadata, self.used = (matrix, seqs, live, texts,
+                                                                                   metadata, len(kept))
+        self.current = _resized(self.current[kept], capacity)
         self.slots = _resized(slots, capacity)
         self.moved = bool((slots != np.arange(len(kept))).any())
-        self.matrix = _resized(self.matrix[kept], capacity)
-        self.seqs, self.live = _resized(self.seqs[kept], capacity), _resized(self.live[kept], capacity)
-        self.current = _resized(self.current[kept], capacity)
-        self.texts = [self.texts[row] for row in kept]
-        self.metadata = [self.metadata[row] for row in kept]
         self.bm25.compact()
-        self.used = len(kept)
 
     def mark_superseded(self, seq: int, successor: str, at: str) -> None:
         """Memory number ``seq`` was replaced by ``successor`` at ``at``: keep it, as history."""

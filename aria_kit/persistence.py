@@ -15,6 +15,11 @@ writer at a time, waiting up to ``BUSY_TIMEOUT_S``), so two writers never get
 the same id and a deleted id is never reused. Readers learn that someone
 else committed from ``PRAGMA data_version`` and fetch only newer rows; a
 counter of deletes tells them when a full reload is needed instead.
+``insert_unless_present`` checks for the same current text in the transaction
+that inserts. Every connection sets ``secure_delete``, so a deleted row's bytes
+are zeroed; ``forget`` deletes a whole chain of versions and ``fold_log`` then
+truncates the write-ahead log, so a forgotten text is in no file. A transaction
+that an exception cut short is rolled back, at once or at the next call.
 
 A file this code did not write (another schema version, another embedder,
 unrelated tables, not SQLite at all) is refused with ``MemoryFileError``
@@ -47,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from aria_kit.memory_rules import SEQ_LIMIT, chain_problem
+from aria_kit.memory_rules import SEQ_LIMIT, chain_problem, make_memory_id
 
 SCHEMA_VERSION = 2
 FORMAT = "aria_kit memory"
@@ -76,6 +81,22 @@ class MemoryFileError(ValueError):
 
 class ChangedByAnotherProcess(ValueError):
     """Another process changed this memory first (a lost race, not damage): search again and retry."""
+
+
+class WouldRevive(ValueError):
+    """Deleting this memory alone would make an older version of its fact current again: forget it instead."""
+
+
+class ForgetIncomplete(RuntimeError):
+    """A forget was committed, but an open read elsewhere kept old pages in the write-ahead log."""
+
+
+def revival_refusal(memory_id: str, older: str) -> WouldRevive:
+    """The refusal every backend gives for deleting the current version of a fact that has history."""
+    return WouldRevive(f"{memory_id} is the current version of a fact that has older versions (it superseded "
+                       f"{older}); deleting it alone would make {older} current again, so nothing was deleted. To "
+                       f"remove the fact with its whole history, forget it: memory.forget({memory_id!r}), or "
+                       f"/forget {memory_id} in the terminal chat. To correct it, supersede it with the new value.")
 
 
 @dataclass(frozen=True)
@@ -199,15 +220,16 @@ class MemoryFile:
         # isolation_level=None hands transactions to us; IMMEDIATE takes the write lock up front,
         # so a writer never has to upgrade a read lock (which can fail instead of waiting).
         try:
+            if self._conn.in_transaction:  # left open by a call that an exception cut between BEGIN and its end
+                self._conn.execute("ROLLBACK")
             self._conn.execute(f"BEGIN {kind}")
             try:
                 yield
-            except BaseException:
+                self._conn.execute("COMMIT")
+            finally:  # whatever stopped us (an error, a timeout, Ctrl-C): nothing half-written stays open
                 if self._conn.in_transaction:  # SQLite rolls back by itself after some errors (e.g. a full disk)
                     self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-        except (MemoryFileError, ChangedByAnotherProcess):  # said already: not damage
+        except (MemoryFileError, ChangedByAnotherProcess, WouldRevive):  # said already: not damage
             raise
         except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:  # rolled back: nothing changed
             raise _unusable(self.path, exc) from exc
@@ -219,10 +241,8 @@ class MemoryFile:
             raise _unusable(self.path, sqlite3.OperationalError("attempt to write a readonly database"))
 
     def changed(self) -> bool:
-        """Whether another connection committed since the last call (always true on the first)."""
-        version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-        changed, self._data_version = version != self._data_version, version
-        return changed
+        """Whether another connection committed since the last ``read_changes`` (always true before the first)."""
+        return self._conn.execute("PRAGMA data_version").fetchone()[0] != self._data_version
 
     def insert(self, items: Sequence[tuple[str, dict[str, Any], np.ndarray]]) -> list[int]:
         """Append ``(text, metadata, vector)`` rows in one committed transaction; return their seqs."""
@@ -236,24 +256,88 @@ class MemoryFile:
                 for text, metadata, vector in items
             ]
 
+    def insert_unless_present(self, item: tuple[str, dict[str, Any], np.ndarray],
+                              copy: tuple[int, int | None, int | None]) -> tuple[int, bool]:
+        """Insert ``(text, metadata, vector)`` unless a current memory has exactly this text; return its seq and
+        whether it is new. The look and the insert share one write transaction, so two processes storing the
+        same text at once store it once.
+
+        ``copy`` is what the caller's copy of the file says: ``(last seq, change counter, seq of a current
+        memory with this text or None)``. While the counter still matches, only the rows after that seq are
+        looked at (a range of the primary key); otherwise every text is (a scan: ~20 ms per 10,000 memories).
+        """
+        self._refuse_if_not_upgraded()
+        text, metadata, vector = item
+        last_seen, changes_seen, found_in_copy = copy
+        with self._transaction("IMMEDIATE"):
+            trusted = self._deletes() == changes_seen
+            if trusted and found_in_copy is not None:
+                return found_in_copy, False
+            found = self._conn.execute("SELECT seq FROM memories WHERE seq > ? AND text = ? AND superseded_by IS "
+                                       "NULL ORDER BY seq LIMIT 1", (last_seen if trusted else 0, text)).fetchone()
+            if found is not None:
+                return found[0], False
+            return self._conn.execute(
+                "INSERT INTO memories (text, metadata, embedding) VALUES (?, ?, ?)",
+                (text, json.dumps(metadata, ensure_ascii=False), np.asarray(vector, dtype="<f4").tobytes()),
+            ).lastrowid, True
+
     def delete(self, seq: int) -> tuple[bool, int]:
         """Delete row ``seq``; return whether it existed and the delete counter *before* this delete.
 
-        A deleted version of a fact is cut out of its chain: its predecessor now
-        points to its successor, or, when it was the current version, becomes current again.
+        A deleted older version of a fact is cut out of its chain: its predecessor now points to its successor.
+        The current version of a fact with history is refused (``WouldRevive``, nothing changed): deleting it
+        would make its predecessor current again; ``forget`` removes the whole chain.
         """
         self._refuse_if_not_upgraded()
         with self._transaction("IMMEDIATE"):
             before = self._deletes()
             links = self._conn.execute("SELECT superseded_by, supersedes FROM memories WHERE seq = ?", (seq,)).fetchone()
+            if links is not None and links[0] is None and links[1] is not None:
+                raise revival_refusal(make_memory_id(seq), make_memory_id(links[1]))
             existed = self._conn.execute("DELETE FROM memories WHERE seq = ?", (seq,)).rowcount == 1
             if existed:
                 successor, predecessor = links
-                self._conn.execute("UPDATE memories SET superseded_by = ?, superseded_at = CASE WHEN ? IS NULL "
-                                   "THEN NULL ELSE superseded_at END WHERE seq = ?", (successor, successor, predecessor))
+                self._conn.execute("UPDATE memories SET superseded_by = ? WHERE seq = ?", (successor, predecessor))
                 self._conn.execute("UPDATE memories SET supersedes = ? WHERE seq = ?", (predecessor, successor))
                 self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'deletes'")
         return existed, before
+
+    def forget(self, seq: int) -> tuple[list[int], int]:
+        """Delete row ``seq`` with every version of its fact, in one transaction; return the seqs deleted
+        (ascending) and the delete counter *before* (as ``delete`` does). Then call ``fold_log``.
+
+        The chain is read inside the transaction, so versions another process added are forgotten too.
+        ``secure_delete`` overwrites the rows' bytes with zeros; ``fold_log`` then empties the write-ahead log.
+        """
+        self._refuse_if_not_upgraded()
+        with self._transaction("IMMEDIATE"):
+            before = self._deletes()
+            chain = self._chain_of(seq)
+            self._conn.executemany("DELETE FROM memories WHERE seq = ?", [(s,) for s in chain])
+            if chain:
+                self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'deletes'")
+        return chain, before
+
+    def _chain_of(self, seq: int) -> list[int]:
+        """Every seq of ``seq``'s chain of versions (ascending; [] if ``seq`` is not stored)."""
+        chain, pending = set(), [seq]
+        while pending:
+            at = pending.pop()
+            found = self._conn.execute("SELECT superseded_by, supersedes FROM memories WHERE seq = ?", (at,)).fetchone()
+            if found is not None and at not in chain:  # `not in`: a hand-made cycle must not loop (open refuses it)
+                chain.add(at)
+                pending += [link for link in found if link is not None]
+        return sorted(chain)
+
+    def fold_log(self) -> None:
+        """Copy the write-ahead log into the file and truncate it to 0 bytes (``ForgetIncomplete`` if it could not)."""
+        busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if busy:
+            raise ForgetIncomplete(f"the memory is forgotten, but another connection to {self.path} was reading, "
+                                   f"so older copies of its pages may remain in {self.path.name}-wal until the "
+                                   "last connection closes. Close the other copies (other kernels, terminals) and "
+                                   "forget again, or close this memory: the last close folds the log in.")
 
     def supersede(self, old_seq: int, item: tuple[str, dict[str, Any], np.ndarray], at: str) -> tuple[int, int]:
         """Insert ``item`` as the successor of row ``old_seq``, in one transaction (lesson 10).
@@ -287,14 +371,15 @@ class MemoryFile:
         Returns ``(reload, rows, deletes)``: ``reload`` says the rows are the whole
         memory rather than an addition to it. Both reads share one snapshot.
         """
+        version = self._conn.execute("PRAGMA data_version").fetchone()[0]  # before the read: later commits show
         with self._transaction("DEFERRED"):
             deletes = self._deletes()
             reload = deletes != deletes_seen
-            cursor = self._conn.execute(
-                f"SELECT {self._columns} FROM memories WHERE seq > ? ORDER BY seq",
-                (0 if reload else after_seq,),
-            )
-            rows = [self._row(*values) for values in cursor]
+            # closing(): a read cut short must not leave its statement open (it would block the next checkpoint)
+            with closing(self._conn.execute(f"SELECT {self._columns} FROM memories WHERE seq > ? ORDER BY seq",
+                                            (0 if reload else after_seq,))) as cursor:
+                rows = [self._row(*values) for values in cursor]
+        self._data_version = version
         return reload, rows, deletes
 
     def _deletes(self) -> int:
@@ -395,4 +480,6 @@ def _use_wal(connection: sqlite3.Connection) -> None:
 def _connect(database: str, uri: bool = False) -> sqlite3.Connection:
     connection = sqlite3.connect(database, timeout=BUSY_TIMEOUT_S, isolation_level=None, uri=uri)
     connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+    # Deleted rows' bytes are overwritten with zeros, not left in free pages: many SQLite builds default to off.
+    connection.execute("PRAGMA secure_delete = ON")
     return connection

@@ -24,6 +24,7 @@ Edge segments are left unoptimised, so every search is exact.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import weakref
@@ -91,14 +92,15 @@ class EdgeEngine:
             raise ValueError(f"path={str(folder)!r} is a file; QdrantMemory keeps its points in a folder: pass a "
                              "folder's path (it is created if missing), such as 'memory_qdrant'")
         self.folder = Path(folder) / collection
+        _finish_purge(self.folder)
         self.created = not (self.folder / "edge_config.json").exists()
         _refuse_if_not_ours(self.folder, self.created)
         # never build an HNSW index (not even if someone calls optimize()), so search stays exact
-        config = qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+        self._config, self._indexed = qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
                                sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-                               optimizers=qe.EdgeOptimizersConfig(indexing_threshold=NEVER_INDEX_KB))
+                               optimizers=qe.EdgeOptimizersConfig(indexing_threshold=NEVER_INDEX_KB)), indexed
         try:
-            self.shard = qe.EdgeShard.create(str(self.folder), config) if self.created else qe.EdgeShard.load(
+            self.shard = qe.EdgeShard.create(str(self.folder), self._config) if self.created else qe.EdgeShard.load(
                 str(self.folder))
         except Exception as exc:  # Edge raises a bare Exception; say which folder and what to do
             if "WouldBlock" in str(exc):  # Edge's message for a write-ahead log another shard holds
@@ -134,6 +136,39 @@ class EdgeEngine:
         empty = qe.SparseVector(indices=[], values=[])
         self.shard.update(qe.UpdateOperation.update_vectors([qe.PointVectors(i, {SPARSE: empty}) for i in ids]))
         self.shard.update(qe.UpdateOperation.delete_points(ids))
+
+    def purge(self) -> None:
+        """Rewrite the shard without the bytes of deleted points (``forget``); O(points), about 1 s per 10,000.
+
+        Edge keeps a deleted point's payload in its segment until a vacuum, and in its write-ahead log, whose
+        preallocated files keep old entries until they are reused; removing the log is no way out (updates
+        after it are ignored as already applied: we tried). So every point goes into a fresh shard in
+        ``<collection>.rewrite``, which then takes the collection folder's place; a crash in between is
+        finished (or the half-written copy removed) by the next open.
+        """
+        points, offset = [], None
+        while True:
+            records, offset = self.shard.scroll(qe.ScrollRequest(offset=offset, limit=1024, with_payload=True,
+                                                                 with_vector=True))
+            points += [qe.Point(r.id, {name: _edge_vector(v) for name, v in plain_vectors(r.vector).items()},
+                                r.payload or {}) for r in records]
+            if offset is None:
+                break
+        fresh_folder = _rewrite_of(self.folder)
+        shutil.rmtree(fresh_folder, ignore_errors=True)
+        fresh = qe.EdgeShard.create(str(fresh_folder), self._config)
+        if self._indexed:
+            fresh.update(qe.UpdateOperation.create_field_index(self._indexed, qe.PayloadSchemaType.Keyword))
+        for start in range(0, len(points), 1024):
+            fresh.update(qe.UpdateOperation.upsert_points(points[start:start + 1024]))
+        fresh.flush()
+        fresh.close()
+        self.shard.close()
+        self.shard = _Closed(self.where)
+        os.replace(self.folder, _old_of(self.folder))
+        os.replace(fresh_folder, self.folder)
+        _finish_purge(self.folder)
+        self.shard = qe.EdgeShard.load(str(self.folder))
 
     def hybrid(self, retrievers: list[Nearest], candidates: int, top_k: int,
                unless_set: str | None, lists: bool = True) -> tuple[list[Point], list[list[Point]]]:
@@ -198,6 +233,22 @@ def plain_vectors(vectors: Any) -> dict[str, Any]:
     """An engine's named vectors as plain lists, and sparse ones as ``SparseVector`` (either engine's type)."""
     return {name: SparseVector(list(v.indices), [float(x) for x in v.values]) if hasattr(v, "indices") else list(v)
             for name, v in (vectors or {}).items()}
+
+
+def _rewrite_of(folder: Path) -> Path:
+    return folder.with_name(folder.name + ".rewrite")
+
+
+def _old_of(folder: Path) -> Path:
+    return folder.with_name(folder.name + ".forgotten")
+
+
+def _finish_purge(folder: Path) -> None:
+    """Complete a ``purge`` that a crash interrupted: the copy in place if it was all written, the rest removed."""
+    if not folder.exists() and (_rewrite_of(folder) / "edge_config.json").exists() and _old_of(folder).exists():
+        os.replace(_rewrite_of(folder), folder)  # the copy was closed before the old folder moved aside
+    shutil.rmtree(_old_of(folder), ignore_errors=True)
+    shutil.rmtree(_rewrite_of(folder), ignore_errors=True)
 
 
 def _refuse_if_not_ours(folder: Path, created: bool) -> None:

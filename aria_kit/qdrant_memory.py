@@ -39,7 +39,10 @@ default search filters on "``superseded_by`` is empty", so collections written
 before superseding existed need no migration. Qdrant has no transactions: the
 ledger notes the supersede as pending, the new point is written, the old one
 is marked, and the note is cleared; a crash in between leaves the new point
-pointing back, never a lost version, and the next open finishes the link. Not here: sharding, snapshots, quantisation.
+pointing back, never a lost version, and the next open finishes the link. Deleting works as in
+``HybridMemory`` (the current version of a fact with history is refused); ``forget`` deletes a whole
+chain and has an Edge shard rewritten without it (``EdgeEngine.purge``), so its text is in no file.
+Not here: sharding, snapshots, quantisation.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from aria_kit.embeddings import default_embedder
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, seq_of
 from aria_kit.memory_rules import make_memory_id
 from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Metadata
+from aria_kit.persistence import revival_refusal
 from aria_kit.qdrant_engines import DENSE, RRF_K, SPARSE, Nearest, Point
 from aria_kit.qdrant_server import open_engine
 
@@ -196,21 +200,35 @@ class QdrantMemory(MemoryBackend):
         return int(found[0].payload.get("last_number", 0)) if found else 0
 
     def delete(self, memory_id: str) -> bool:
-        """Forget one memory; return whether it existed. Its id is never handed out again.
+        """Delete one memory; return whether it existed. Its id is never handed out again.
 
-        A deleted version of a fact is cut out of its chain, as in ``HybridMemory``.
+        An older version of a fact is cut out of its chain; the current version of a fact with history is
+        refused (``ValueError``: its predecessor would be current again), as in ``HybridMemory``: ``forget`` it.
         """
         gone = self.get(memory_id)
         if gone is None:
             return False
+        if gone.superseded_by is None and gone.supersedes is not None and self.get(gone.supersedes) is not None:
+            raise revival_refusal(memory_id, gone.supersedes)
         self.engine.delete([seq_of(memory_id)])
         if gone.supersedes is not None and self.get(gone.supersedes) is not None:  # a neighbour may be gone
-            links = {"superseded_by": gone.superseded_by} if gone.superseded_by else {"superseded_by": None,
-                                                                                      "superseded_at": None}
-            self.engine.set_payload([seq_of(gone.supersedes)], links)
+            self.engine.set_payload([seq_of(gone.supersedes)], {"superseded_by": gone.superseded_by})
         if gone.superseded_by is not None and self.get(gone.superseded_by) is not None:
             self.engine.set_payload([seq_of(gone.superseded_by)], {"supersedes": gone.supersedes})
         return True
+
+    def forget(self, memory_id: str) -> list[str]:
+        """Remove the fact ``memory_id`` belongs to with its whole history; return the ids removed, oldest first.
+
+        The points go in one delete; then an Edge shard is rewritten without them (``purge``: O(memories)),
+        so their texts are in no file under its folder. On a server the points are gone at once, and the
+        server's own files are its business (its optimizer and write-ahead log: docs/qdrant.md).
+        """
+        chain = [record.id for record in self.history(memory_id)]
+        if chain:
+            self.engine.delete([seq_of(i) for i in chain])
+            self.engine.purge()
+        return chain
 
     def supersede(self, old_id: str, text: str, metadata: Metadata | None = None, *, at: str | None = None) -> str:
         """Store ``text`` as the memory that replaces ``old_id`` and return its id; the old one stays as history."""

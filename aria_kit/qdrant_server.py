@@ -68,6 +68,10 @@ class ClientEngine:
         """Delete points (a server's IDF forgets them when it vacuums, in the background)."""
         self.client.delete(self.collection, self._models.PointIdsList(points=ids))
 
+    def purge(self) -> None:
+        """Nothing to do from here: a server's files are its own (its optimizer vacuums deleted points, in the
+        background, and its write-ahead log keeps them until it rolls over: see docs/qdrant.md)."""
+
     def hybrid(self, retrievers: list[Nearest], candidates: int, top_k: int,
                unless_set: str | None, lists: bool = True) -> tuple[list[Point], list[list[Point]]]:
         """As ``EdgeEngine.hybrid``, in one batch of three requests (one round trip)."""

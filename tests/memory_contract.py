@@ -283,12 +283,22 @@ class MemoryBackendContract:
         assert [r.superseded_at for r in demo.history(zig)] == ["2026-03-01", "2026-06-01", None]
         assert demo.history("mem_0002") == [demo.get("mem_0002")] and demo.history("mem_0099") == []
 
-    def test_deleting_the_current_version_makes_the_previous_one_current_again(self, demo: MemoryBackend) -> None:
+    def test_deleting_the_current_version_is_refused_and_never_revives_the_old_one(self, demo: MemoryBackend) -> None:
         go = demo.supersede("mem_0001", self.GO)
-        assert demo.delete(go)
-        restored = demo.get("mem_0001")
-        assert (restored.superseded_by, restored.superseded_at) == (None, None)
-        assert demo.search("Alice's favourite programming language", top_k=1)[0].id == "mem_0001"
+        with pytest.raises(ValueError, match=r"forget\('mem_\d+'\)"):
+            demo.delete(go)
+        assert demo.get("mem_0001").superseded_by == go and demo.get(go).is_current  # nothing changed
+        assert demo.search("Alice's favourite programming language", top_k=1)[0].id == go
+
+    def test_forget_removes_every_version_of_the_fact_and_nothing_else(self, demo: MemoryBackend) -> None:
+        others = {r.id for r in demo.list_all()} - {"mem_0001"}
+        go = demo.supersede("mem_0001", self.GO, at="2026-03-01")
+        zig = demo.supersede(go, "Alice's favourite programming language is Zig.", at="2026-06-01")
+        assert demo.forget(go) == ["mem_0001", go, zig]  # from any version, oldest first
+        assert {r.id for r in demo.list_all()} == others and demo.forget(zig) == [] and demo.forget("nope") == []
+        hits = demo.search("Alice's favourite programming language", top_k=len(others), include_history=True)
+        assert not {h.id for h in hits} & {"mem_0001", go, zig}
+        assert demo.store("Alice's favourite programming language is Odin.") not in {"mem_0001", go, zig}
 
     def test_deleting_a_middle_version_splices_the_chain(self, demo: MemoryBackend) -> None:
         go = demo.supersede("mem_0001", self.GO, at="2026-03-01")

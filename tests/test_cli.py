@@ -133,7 +133,7 @@ def test_chat_commands_help_memories_forget_and_unknown_ones_never_reach_the_mod
     out = result.stdout
     assert out.count("/forget ID") == 2  # /help, and the help shown for the unknown /tell
     assert "2 memories in" in out and "1 memory in" in out
-    assert "Forgot mem_0001." in out and "There is no memory 'mem_0042'" in out
+    assert "Forgot mem_0001:" in out and "There is no memory 'mem_0042'" in out
     assert "Unknown command '/tell'; nothing was sent to Aria." in out
     assert "memory_search" not in out  # nothing but the two stores went to the model
     assert out.count("· memory_store") == 2

@@ -6,7 +6,8 @@ either one), and on one ``QdrantMemory`` in an Edge folder (a second opener of
 an Edge folder is refused, so reopen is its "other process"); after every step
 both views must hold exactly the model's memories, texts and links. The model
 is a dict ``id -> [text, superseded_by, supersedes]``; it splices a deleted
-version out of its chain as the contract says. A default run fits the suite's
+older version out of its chain as the contract says, refuses deleting the current version of a fact
+with history (that would revive an older one), and forgets a whole chain. A default run fits the suite's
 budget; the seeded longer run (``derandomize=True``) repeats the same steps on
 every machine.
 """
@@ -74,7 +75,12 @@ class MemoryMachine(RuleBasedStateMachine):
 
     @rule(view=st.integers(0, 1), memory_id=ids)
     def delete(self, view: int, memory_id: str) -> None:
-        existed = self.views[view % len(self.views)].delete(memory_id)
+        memory = self.views[view % len(self.views)]
+        if memory_id in self.model and self.model[memory_id][1] is None and self.model[memory_id][2] is not None:
+            with pytest.raises(ValueError, match="forget"):  # the current version of a fact with history
+                memory.delete(memory_id)
+            return
+        existed = memory.delete(memory_id)
         assert existed == (memory_id in self.model)
         if existed:
             _, successor, predecessor = self.model.pop(memory_id)
@@ -82,6 +88,18 @@ class MemoryMachine(RuleBasedStateMachine):
                 self.model[predecessor][1] = successor
             if successor in self.model:
                 self.model[successor][2] = predecessor
+
+    @rule(view=st.integers(0, 1), memory_id=ids)
+    def forget(self, view: int, memory_id: str) -> None:
+        chain, pending = set(), [memory_id] if memory_id in self.model else []
+        while pending:
+            found = pending.pop()
+            if found not in chain:
+                chain.add(found)
+                pending += [link for link in self.model[found][1:] if link is not None]
+        assert self.views[view % len(self.views)].forget(memory_id) == sorted(chain, key=lambda i: int(i[4:]))
+        for gone in chain:
+            del self.model[gone]
 
     @rule(target=ids, view=st.integers(0, 1), memory_id=ids, text=texts)
     def supersede(self, view: int, memory_id: str, text: str) -> str:

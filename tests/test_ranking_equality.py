@@ -60,7 +60,8 @@ def test_search_returns_exactly_what_ranking_every_memory_returned(seed: int, de
             text = random_text(rng)
             memory.supersede(memory_id, text)
             reference.supersede(memory_id, text)
-        ids = [record.id for record in memory.list_all()]
+        # Any memory but the current version of a fact with history (deleting it alone is refused).
+        ids = [record.id for record in memory.list_all() if record.superseded_by or not record.supersedes]
         for memory_id in rng.sample(ids, rng.randint(0, len(ids) * 2 // 3)):  # sometimes enough to compact
             memory.delete(memory_id)
             reference.delete(memory_id)

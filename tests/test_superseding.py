@@ -59,14 +59,15 @@ def test_links_history_and_search_survive_a_restart(tmp_path: Path, open_memory:
         reopened.close()
 
 
-def test_another_open_copy_of_the_file_sees_a_supersede_and_a_splice(tmp_path: Path) -> None:
+def test_another_open_copy_of_the_file_sees_a_supersede_and_a_forget(tmp_path: Path) -> None:
     with hybrid_on_file(tmp_path) as writer, hybrid_on_file(tmp_path) as reader:
         seed_memory(writer)
         assert reader.search(QUERY, top_k=1)[0].id == "mem_0001"
         go = writer.supersede("mem_0001", GO)
         assert reader.get("mem_0001").superseded_by == go and reader.search(QUERY, top_k=1)[0].id == go
-        writer.delete(go)
-        assert reader.get("mem_0001").is_current and reader.search(QUERY, top_k=1)[0].id == "mem_0001"
+        assert writer.forget(go) == ["mem_0001", go]
+        assert reader.get("mem_0001") is None and reader.get(go) is None
+        assert reader.search(QUERY, top_k=1, include_history=True)[0].id not in {"mem_0001", go}
 
 
 def test_a_supersede_that_lost_a_race_changes_nothing(tmp_path: Path) -> None:
