@@ -75,7 +75,13 @@ class MemoryStoreTool(Tool):
             replaces = [c for c in conflicts if c.kind == "replaces"]
             if replaces and hold_back:
                 return held_back_report(text, replaces)
-            memory_id = self.memory.store(text, {"category": category})
+            store_if_absent = getattr(self.memory, "store_if_absent", None)
+            if keep_both or store_if_absent is None:
+                memory_id = self.memory.store(text, {"category": category})
+            else:  # another process may have stored it since the check: the write's own transaction looks again
+                memory_id, stored = store_if_absent(text, {"category": category})
+                if not stored:
+                    return f"Not stored: {memory_id} already says this (stored a moment ago, by another session)."
         except ValueError as exc:
             return f"Error: {exc}"
         return f"Stored as {memory_id} (category: {category})."

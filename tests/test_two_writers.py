@@ -62,3 +62,40 @@ def test_two_processes_racing_to_store_the_same_fact_store_it_once(tmp_path: Pat
         assert memory.store_if_absent(FACTS[0]) == (first[0][0], False)
         new_id, stored = memory.store_if_absent("A fact nobody stored yet.")
         assert stored and memory.store_if_absent("A fact nobody stored yet.") == (new_id, False)
+
+
+def _tool_writer(path: str, together: Any, results: Any) -> None:
+    from aria_kit.tools import MemoryStoreTool
+
+    try:
+        memory = HybridMemory(CountingEmbedder(), path=path)
+        tool = MemoryStoreTool(memory)
+        outcomes = []
+        for fact in FACTS[:20]:
+            together.wait(timeout=30)
+            outcomes.append(tool.run(fact, "fact"))
+        memory.close()
+        results.put(outcomes)
+    except Exception as exc:
+        results.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_two_processes_calling_memory_store_with_the_same_fact_store_it_once(tmp_path: Path) -> None:
+    # The tool checks for a repeat, then writes; a fact the other process stores between the two is caught
+    # by the write's own transaction (store_if_absent), not stored a second time.
+    path = tmp_path / "memory.sqlite3"
+    HybridMemory(CountingEmbedder(), path=path).close()
+    context = multiprocessing.get_context("fork")
+    together, results = context.Barrier(2), context.Queue()
+    writers = [context.Process(target=_tool_writer, args=(str(path), together, results)) for _ in range(2)]
+    for writer in writers:
+        writer.start()
+    first, second = (results.get(timeout=120) for _ in writers)
+    for writer in writers:
+        writer.join(timeout=60)
+    assert isinstance(first, list) and isinstance(second, list), (first, second)
+    with sqlite3.connect(path) as raw:
+        counts = dict(raw.execute("SELECT text, count(*) FROM memories GROUP BY text"))
+    assert counts == {fact: 1 for fact in FACTS[:20]}
+    for a, b in zip(first, second):
+        assert sorted([a.startswith("Stored as"), b.startswith("Stored as")]) == [False, True], (a, b)
