@@ -233,78 +233,97 @@ def _key_agent(memory=None):
     return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
 
 
-def _key_hot_swap_between_turns() -> str:
-    """09: register_tool(StorageWebSearch()) between two turns."""
-    from aria_kit.demo import StorageWebSearch, seed_memory
+def _key_register_a_new_tool() -> str:
+    """09: a tool under a new name, registered between two turns."""
+    from dataclasses import dataclass
+
+    from aria_kit.interfaces import Tool
     from aria_kit.scripted import ScriptedProvider, say
 
+    @dataclass(frozen=True)
+    class WeatherTool(Tool):
+        name: str = "weather"
+        description: str = "Today's weather in a city."
+
+        def run(self, city: str) -> str:
+            """city: the city's name."""
+            return f"Sunny in {city}."
+
     agent = _key_agent()
-    seed_memory(agent.memory)
-    agent.llm = llm = ScriptedProvider([say("First."), say("Second.")])
+    agent.llm = llm = ScriptedProvider([say("First."), say("Second."), say("Third.")])
     agent.chat("Hello, Aria.")
-    history = list(agent.history)
-    agent.register_tool(StorageWebSearch())
-    agent.chat("What is an LSM-tree?")
+    agent.chat("How are you?")
+    before, tools_before = list(agent.history), [s["function"]["name"] for s in llm.requests[-1]["tools"]]
+    agent.register_tool(WeatherTool())
+    agent.chat("Is it sunny in Oslo?")
     request = llm.requests[-1]
-    sent_history = [m for m in request["messages"][1:] if m in history]
-    web = [s for s in request["tools"] if s["function"]["name"] == "web_search"]
-    is_new = agent.tools["web_search"].__class__ is StorageWebSearch
-    return only_true({"a": sent_history == history and len(web) == 1 and is_new, "b": not sent_history,
-                      "c": len(web) == 2})
+    names = [s["function"]["name"] for s in request["tools"]]
+    sent_history = [m for m in request["messages"][1:] if m in before]
+    return only_true({"a": sent_history == before and names == tools_before + ["weather"],
+                      "b": not sent_history,
+                      "c": len(names) == len(tools_before) and "weather" in names,
+                      "d": "weather" not in names})
 
 
-def _key_seed_a_file_twice() -> str:
-    """09: the demo facts seeded into HybridMemory(path='aria.sqlite') by a cell run twice."""
+def _key_store_in_a_file_three_times() -> str:
+    """09: a cell that opens a memory file, stores one sentence and closes it, run three times."""
     import tempfile
     from pathlib import Path
 
-    from aria_kit.demo import DEMO_FACTS, seed_memory
     from aria_kit.hybrid_memory import HybridMemory
 
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
-        path = Path(folder) / "aria.sqlite"
-        for _ in range(2):
+        path = Path(folder) / "notes.sqlite"
+        for _ in range(3):
             with HybridMemory(path=path) as memory:
-                seed_memory(memory)
+                memory.store("Bob likes tea.")
         with HybridMemory(path=path) as memory:
             count = len(memory)
-    return only_true({"a": count == len(DEMO_FACTS), "b": count == 2 * len(DEMO_FACTS), "c": False})
+    return only_true({"a": count == 1, "b": count == 3, "c": count == 0, "d": False})
 
 
 QUIZ = Quiz("Lesson 09", [
     Question(
-        "register_tool(StorageWebSearch()) is called between turns 5 and 6. What will the model's next request "
-        "hold?",
-        {"a": "The same history as before and one web_search schema, now StorageWebSearch's",
-         "b": "An empty history, because the agent starts over with its new tools",
-         "c": "Two web_search schemas, the old tool's and the new one's"},
+        "Predict: between turns 2 and 3, a running agent with the kit's tools gets register_tool(WeatherTool()), "
+        "a tool named `weather`. What will the model's next request hold?",
+        {"a": "The same history as before, and the old tools' schemas with weather's added after them",
+         "b": "An empty history: the agent starts over with its new set of tools",
+         "c": "As many schemas as before: the new tool takes the place of the last one registered",
+         "d": "The old tools only: a tool registered mid-conversation is used from the next conversation on"},
         "a",
-        "tools are looked up by name, so a tool with the same name replaces the old one in place; the history and "
-        "the memory are untouched.",
+        "tools are looked up by name: a new name adds a tool, the same name replaces one in place, and the history "
+        "and the memory are untouched.",
         {"b": "nothing else is touched; that is what makes it a hot swap.",
-         "c": "tool names are unique: the model calls a tool by name, so two with one name could not be told apart."},
-        kind="predict", case=("StorageWebSearch",), compute=_key_hot_swap_between_turns),
+         "c": "a tool replaces only the tool of the same name; `weather` is a new name, so it is added.",
+         "d": "every request sends the schemas of the tools registered at that moment, so the very next request "
+              "already offers it."},
+        kind="predict", case=("WeatherTool",), compute=_key_register_a_new_tool),
     Question(
-        "A cell seeds the demo facts into HybridMemory(path='aria.sqlite'). You run the cell twice. What is in the "
-        "file?",
-        {"a": "The seven facts, once",
-         "b": "Every fact twice, because the file outlives the first run",
-         "c": "Only the second run's facts; opening a file empties it"},
+        "Predict: a cell opens HybridMemory(path='notes.sqlite'), stores \"Bob likes tea.\" and closes it. You run "
+        "the cell three times. How many memories does the file hold?",
+        {"a": "One: the second and third runs find the same text and store nothing",
+         "b": "Three: the file outlives each run, and each store adds a memory",
+         "c": "None: a memory file is emptied when its handle is closed",
+         "d": "One: each run opens the file afresh, so only the last run's sentence is left"},
         "b",
         "a file remembers across runs; seed only when the memory is empty (exercise 09.2).",
-        {"a": "store does not look for duplicates; each call adds a memory with a new id.",
-         "c": "opening a memory file never deletes anything: that is the point of persistence."},
-        kind="predict", case=("aria.sqlite", "twice"), compute=_key_seed_a_file_twice),
+        {"a": "store does not look for duplicates; each call adds a memory with a new id (the memory_store tool "
+              "checks for an identical fact; the memory's own store does not).",
+         "c": "closing only releases the file; each store was committed before it returned.",
+         "d": "opening a memory file never deletes anything: that is the point of persistence."},
+        kind="predict", case=("notes.sqlite", "Bob likes tea."), compute=_key_store_in_a_file_three_times),
     Question(
         "Why does the lesson start a new Python process to test persistence, not just a new HybridMemory object?",
         {"a": "A new process shares nothing with this kernel, as after a restart; a new object could reuse state in "
               "memory",
          "b": "HybridMemory cannot be opened twice in one process",
-         "c": "A new process reads the file faster than a second object in the same kernel"},
+         "c": "A new process reads the file faster than a second object in the same kernel",
+         "d": "The file is written only when the kernel exits, so the test needs another process to see it"},
         "a",
         "only a fresh process proves that everything came from the file.",
         {"b": "it can (the lesson does it); the point is what a new object might still share with the old one.",
-         "c": "a new process is slower to start; it is used because it is a stronger test, not a quicker one."},
+         "c": "a new process is slower to start; it is used because it is a stronger test, not a quicker one.",
+         "d": "each store is committed before it returns; the file is complete while the kernel still runs."},
         kind="explain"),
     Question(
         "In turn 1, \"Alice is working on … 'VelocityDB'\" is only 4th of the five hits for \"What is Alice's "
@@ -312,22 +331,28 @@ QUIZ = Quiz("Lesson 09", [
         {"a": "The stand-in quotes the hit that shares the most of the question's words, and its synonym table "
               "counts 'working' as a match for 'project'",
          "b": "The hybrid search ranked it first, and the answer follows the ranking",
-         "c": "It was among the memories recalled into the request before the first model call"},
+         "c": "It was among the memories recalled into the request before the first model call",
+         "d": "The stand-in understood that a project is what someone works on"},
         "a",
         "the stand-in counts words, so a synonym lifts a hit that the search ranked low; a language model would "
         "read the hits instead.",
         {"b": "the search put the deadline first (it contains 'project'); the answer's order is the stand-in's.",
          "c": "turn 1 recalled mem_0005, mem_0003 and mem_0001 (the trace's recall step); mem_0002 came from the "
-              "tool's search."},
+              "tool's search.",
+         "d": "the stand-in is rules, not a language model: a table lists 'working' for 'project', and it counts."},
         kind="explain", case=("What is Alice's project",)),
     Question(
-        "Your memory_forget tool is asked to forget an id that does not exist. Which design should it follow?",
+        "Your `calendar_cancel` tool is asked to cancel the event evt_42, which does not exist. Which design "
+        "should it follow?",
         {"a": "Raise KeyError so the bug is visible",
-         "b": "Answer 'Error: …' text naming the id, so the model can check the id and try again",
-         "c": "Answer 'Done' anyway; the memory is gone either way"},
+         "b": "Answer 'Error: …' text naming evt_42, so the model can check the id and try again",
+         "c": "Answer 'Done' anyway; the event is not on the calendar either way",
+         "d": "Cancel the event whose id is closest to evt_42, since the model probably mistyped it"},
         "b",
         "a model's wrong id is the model's mistake: it goes back as text the model can act on, like any bad call.",
         {"a": "exceptions are for bugs in our code; a tool the model called wrongly answers with text (lesson 06).",
-         "c": "a tool must not claim success it did not have: the model would tell the user something false."},
-        kind="choose", case=("memory_forget",)),
+         "c": "a tool must not claim success it did not have: the model would tell the user something false.",
+         "d": "a tool that changes things must never guess: cancelling the wrong event cannot be undone, and the "
+              "model never learns its id was wrong."},
+        kind="choose", case=("calendar_cancel", "evt_42")),
 ])

@@ -147,77 +147,123 @@ def _key_agent(memory=None):
     return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
 
 
-def _key_append_only_language() -> str:
-    """10: append-only memory with the Rust fact and "Alice has switched to Go."; the stand-in is asked."""
+def _key_append_only_team() -> str:
+    """10: append-only memory with two facts about Bob's team; the stand-in is asked which team he is on."""
     from aria_kit.hybrid_memory import HybridMemory
 
     memory = HybridMemory()
-    memory.store("Alice's favourite programming language is Rust.", {"category": "user_pref"})
-    memory.store("Alice has switched to Go.", {"category": "user_pref"})
-    answer = _key_agent(memory).chat("What is Alice's favourite programming language?")
-    return only_true({"a": "Go" in answer and "Rust" not in answer, "b": "Rust" in answer and "Go" not in answer,
-                      "c": "Rust" in answer and "Go" in answer})
+    memory.store("Bob's team is Payments.", {"category": "work"})
+    memory.store("Bob has moved to the Search team.", {"category": "work"})
+    answer = _key_agent(memory).chat("Which team is Bob on?")
+    payments, search = "Payments" in answer, "Search team" in answer
+    return only_true({"a": search and not payments, "b": payments and not search,
+                      "c": payments and search and "conflict" not in answer.lower(),
+                      "d": "conflict" in answer.lower()})
 
 
-def _key_dave_likes_chess() -> str:
-    """10: memory holds "Dave likes tea."; the agent stores "Dave likes chess."."""
+def _key_delete_the_current_version() -> str:
+    """10: delete the current version of a fact that has an older version."""
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.persistence import WouldRevive
+
+    memory = HybridMemory()
+    lyon = memory.store("Carol lives in Lyon.")
+    nantes = memory.supersede(lyon, "Carol lives in Nantes.")
+    try:
+        memory.delete(nantes)
+    except WouldRevive:
+        refused = True
+    else:
+        refused = False
+    ids = [hit.id for hit in memory.search("Where does Carol live?")]
+    return only_true({"a": not refused and ids == [lyon], "b": refused and ids == [nantes] and len(memory) == 2,
+                      "c": not refused and len(memory) == 0, "d": not refused and not ids and len(memory) == 1})
+
+
+def _key_erin_moves() -> str:
+    """10: memory holds "Erin lives in Porto."; the agent stores "Erin lives in Braga."."""
     from aria_kit.hybrid_memory import HybridMemory
 
     memory = HybridMemory()
-    memory.store("Dave likes tea.", {"category": "user_pref"})
-    answer = _key_agent(memory).tools["memory_store"].invoke({"text": "Dave likes chess."})
-    return only_true({"a": answer.startswith("Not stored yet"), "b": answer.startswith("Stored as"),
-                      "c": answer.startswith("Not stored:")})
+    memory.store("Erin lives in Porto.", {"category": "user_pref"})
+    answer = _key_agent(memory).tools["memory_store"].invoke({"text": "Erin lives in Braga."})
+    return only_true({"a": answer.startswith("Not stored yet") and 'memory_update(memory_id="mem_0001"' in answer
+                      and len(memory) == 1,
+                      "b": answer.startswith("Stored as") and len(memory) == 2,
+                      "c": answer.startswith("Not stored:"),
+                      "d": answer.startswith("Stored as") and len(memory.search("Erin Porto")) == 1})
 
 
 QUIZ = Quiz("Lesson 10", [
     Question(
-        "Append-only memory holds \"Alice's favourite programming language is Rust.\" and \"Alice has switched to "
-        "Go.\", and nothing else about her languages. The offline stand-in is asked \"What is Alice's favourite "
-        "programming language?\". What does it answer?",
-        {"a": "Go: the newer memory wins", "b": "Rust: it quotes the hits that share the question's words",
-         "c": "Both, marked as a conflict"},
-        "b",
-        "Section 1 showed it: the Rust fact shares the question's words; \"Alice has switched to Go.\" shares almost "
-        "none, so it is not quoted.",
-        {"a": "Nothing in an append-only memory says which fact is newer; search ranks by words and meaning.",
-         "c": "The stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},
-        kind="predict", case=("Alice has switched to Go.",), compute=_key_append_only_language),
+        "Predict: append-only memory holds \"Bob's team is Payments.\" and then \"Bob has moved to the Search "
+        "team.\", nothing else. The offline stand-in is asked \"Which team is Bob on?\". What does it answer?",
+        {"a": "Search: the memory stored later is the one quoted",
+         "b": "Payments: the shorter, self-contained fact wins, as Rust did in section 1",
+         "c": "Both facts, one after the other, with nothing to say which one is current",
+         "d": "It says the two memories conflict and asks which one is right"},
+        "c",
+        "the stand-in quotes every hit that shares enough of the question's words, and both share \"Bob\" and "
+        "\"team\"; nothing in an append-only memory says that one replaced the other.",
+        {"a": "nothing in an append-only memory says which fact is newer; search ranks by words and meaning, not "
+              "by the order of storing.",
+         "b": "in section 1 the Go fact lost because it shared almost none of the question's words; here both share "
+              "them, so both are quoted.",
+         "d": "the stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},
+        kind="predict", case=("Bob has moved to the Search team.", "Which team is Bob on?"),
+        compute=_key_append_only_team),
     Question(
-        "After `supersede(\"mem_0001\", \"… is Go.\")`, a default search for Alice's language no longer returns the "
-        "Rust fact. Why, when the Rust fact is still stored?",
-        {"a": "Default search skips superseded memories, as it skips deleted ones; include_history=True brings them back",
-         "b": "Its embedding was removed, so it can no longer match", "c": "Its score is lowered by a penalty for age"},
+        "Predict: \"Carol lives in Lyon.\" (mem_0001) was superseded by \"Carol lives in Nantes.\" (mem_0002). "
+        "You call memory.delete(\"mem_0002\"). What happens?",
+        {"a": "mem_0002 is deleted and mem_0001 is current again: Lyon is back as Carol's city",
+         "b": "Nothing is deleted: WouldRevive says Lyon would become current again, and names forget and supersede",
+         "c": "Both versions are deleted: deleting a fact deletes its history with it",
+         "d": "mem_0002 is deleted and mem_0001 stays history, so a search finds nothing about Carol"},
+        "b", "deleting the current version alone would silently make its predecessor current; the kit refuses, "
+             "with nothing changed. forget removes the fact with every version; supersede corrects it.",
+        {"a": "that revival is exactly what the refusal prevents: a fact the user corrected would come back as if "
+              "it were true today.",
+         "c": "that is forget, a different call; delete removes one memory and refuses when that would revive another.",
+         "d": "a chain whose current version is gone would leave a fact with no current version; the kit refuses "
+              "rather than leave the memory in that state."},
+        kind="predict", case=("Carol lives in Nantes.",), compute=_key_delete_the_current_version),
+    Question(
+        "Predict: memory holds \"Erin lives in Porto.\" (mem_0001). The agent stores \"Erin lives in Braga.\". "
+        "What does memory_store answer?",
+        {"a": "Not stored yet: it may replace mem_0001, with the exact memory_update call that would replace it",
+         "b": "Stored as a new memory: the two sentences are different facts",
+         "c": "Not stored: memory already says this",
+         "d": "Stored, and mem_0001 superseded on the spot, since one person lives in one city"},
         "a",
-        "Superseding marks the row (superseded_by, superseded_at); search leaves marked rows out unless asked.",
-        {"b": "Its vector and text are kept: include_history=True ranks it with its original scores.",
-         "c": "No score changes: the row is left out of default search, not ranked lower."},
-        kind="explain", case=('supersede("mem_0001"',)),
-    Question(
-        "Memory holds \"Dave likes tea.\". The agent stores \"Dave likes chess.\". What does memory_store answer?",
-        {"a": "Not stored yet: it may replace the tea fact", "b": "Stored as a new memory",
-         "c": "Not stored: memory already says this"},
-        "b",
-        "\"likes\" holds many values at once, so the check on write never flags it: both facts stay current.",
-        {"a": "Same subject is not enough: the rule compares a single-valued slot (is, lives in), and \"likes\" is none.",
-         "c": "A duplicate says the same thing; chess is not tea."},
-        kind="predict", case=("Dave likes tea.", "Dave likes chess."), compute=_key_dave_likes_chess),
+        "\"lives in\" holds one value at a time, so the check on write flags the old city and holds the new fact "
+        "back; the model decides, with memory_update or keep_both=true.",
+        {"b": "same subject and a single-valued slot (lives in) with a new value is what the check looks for; "
+              "\"likes\" would be stored, \"lives in\" is not.",
+         "c": "a duplicate says the same thing; Braga is not Porto.",
+         "d": "the memory finds candidates and the agent decides: a write never supersedes anything by itself, "
+              "because the rule can be wrong."},
+        kind="predict", case=("Erin lives in Braga.",), compute=_key_erin_moves),
     Question(
         "A new fact may replace a stored one. Design A stores it and tells the model; design B (this kit) holds it "
         "back and names the exact memory_update call. The model ignores the note. What is left?",
         {"a": "A: the old and new versions, both current; B: the old version only, and the model was told it was not stored",
-         "b": "A and B both leave exactly one current version", "c": "B loses the old fact"},
+         "b": "A and B both leave exactly one current version", "c": "B loses the old fact",
+         "d": "B loses the new fact for good: nothing can bring it back"},
         "a",
         "Holding the write back keeps memory free of contradictions; the price is a second call when the model agrees.",
         {"b": "Under A nothing marks the old version: two current versions is the failure this lesson started with.",
-         "c": "B never touches the old fact until memory_update is called; nothing is lost."},
+         "c": "B never touches the old fact until memory_update is called; nothing is lost.",
+         "d": "the result names the exact call, ready to be made as written: the model, or the user, can still make it."},
         kind="choose"),
     Question(
         "A model chooses ADD / UPDATE / DELETE for each new fact (as in mem0). What is its typical failure?",
         {"a": "It cannot store new facts", "b": "It updates or deletes the wrong memory, and the old value is gone",
-         "c": "It is slower than keyword search"},
+         "c": "It is slower than keyword search",
+         "d": "It keeps every version, so memory fills with stale facts"},
         "b",
         "A wrong choice overwrites or deletes a fact that was still true; without history you cannot undo it.",
         {"a": "ADD stores new facts fine; the risk is in UPDATE and DELETE.",
-         "c": "Speed is not the issue; the choice the model makes is."}, case=("mem0",)),
+         "c": "Speed is not the issue; the choice the model makes is.",
+         "d": "UPDATE rewrites in place and DELETE removes: that design keeps no history at all, which is its risk."},
+        case=("mem0",)),
 ])

@@ -288,6 +288,37 @@ def _key_agent(memory=None):
     return make_agent(memory=memory, llm=OfflineProvider(), verbose=False)
 
 
+def _shown_text(markup: str) -> str:
+    """What a browser shows of ``markup``: the text between the tags, character references read."""
+    parts: list[str] = []
+    parser = HTMLParser(convert_charrefs=True)
+    parser.handle_data = parts.append
+    parser.feed(markup)
+    parser.close()
+    return "".join(parts)
+
+
+def _key_fish_and_chips() -> str:
+    """11: a memory "Fish & chips <3" in the chat's memory panel."""
+    from aria_kit.chat_widget import ChatWidget
+
+    agent = _key_agent()
+    agent.memory.store("Fish & chips <3", {"category": "note"})
+    panel = ChatWidget(agent).memory_panel.value
+    shown = _shown_text(panel)
+    return only_true({"a": "Fish &amp; chips &lt;3" in shown,
+                      "b": "Fish &amp; chips &lt;3" in panel and "Fish & chips <3" in shown,
+                      "c": "Fish & chips" in shown and "<3" not in shown,
+                      "d": "Fish & chips <3" in panel})
+
+
+def _key_escaped_twice() -> str:
+    """11: "R&D budget" escaped twice before it reaches the page."""
+    shown = _shown_text(escape(escape("R&D budget")))
+    return only_true({"a": shown == "R&D budget", "b": shown == "R&amp;D budget", "c": shown == "R&ampD budget",
+                      "d": shown == "RD budget"})
+
+
 def _key_clear_keeps_memory() -> str:
     """11: chat.clear() after a turn."""
     from aria_kit.chat_widget import ChatWidget
@@ -301,81 +332,93 @@ def _key_clear_keeps_memory() -> str:
     chat.clear()
     kept = len(agent.memory)
     return only_true({"a": kept == 0, "b": kept == stored and not agent.history and not chat.entries[1:],
-                      "c": 0 < kept < stored})
+                      "c": 0 < kept < stored, "d": kept == stored and bool(agent.history)})
 
 
-def _key_editor_changes() -> str:
-    """11: memory holds "My favourite editor is Vim." (mem_0008); the learner types the Helix sentence."""
+def _key_likes_coffee_too() -> str:
+    """11: memory holds "I like green tea."; the learner types "Remember that I like black coffee"."""
     from aria_kit.chat_widget import ChatWidget
-    from aria_kit.demo import seed_memory
 
     agent = _key_agent()
-    seed_memory(agent.memory)
-    vim = agent.memory.store("My favourite editor is Vim.", {"category": "user_pref"})
-    if vim != "mem_0008":
-        raise AssertionError(f"the Vim fact got {vim}, not the question's mem_0008")
-    chat = ChatWidget(agent)
-    chat.send("Remember that my favourite editor is Helix")
+    tea = agent.memory.store("I like green tea.", {"category": "user_pref"})
+    ChatWidget(agent).send("Remember that I like black coffee")
     records = agent.memory.list_all()
-    newest, old = records[-1], agent.memory.get(vim)
-    panel = chat.memory_panel.value
-    current = [r for r in records if "editor" in r.text and r.superseded_by is None]
-    return only_true({"a": len(current) == 2, "b": "Helix" in newest.text and old is not None
-                      and old.superseded_by == newest.id
-                      and f"replaced by <a href='#aria-memory-{newest.id}'>" in panel, "c": old is None})
+    current = [r for r in records if r.superseded_by is None]
+    old = agent.memory.get(tea)
+    return only_true({"a": len(current) == 2 and any("coffee" in r.text for r in current),
+                      "b": old is not None and old.superseded_by is not None,
+                      "c": old is None,
+                      "d": len(records) == 1})
 
 
 QUIZ = Quiz("Lesson 11", [
     Question(
-        "A memory's text is `<img src=x onerror=alert(1)>`. What must the chat do before putting it in an HTML widget?",
-        {"a": "Nothing: memories are stored by the agent, so they are safe",
-         "b": "Pass it through html.escape once, so the browser shows the characters and builds no element",
-         "c": "Remove everything between < and >"},
+        "Predict: a memory's text is \"Fish & chips <3\". What does the chat's memory panel hold for it, and what "
+        "does the browser show?",
+        {"a": "It holds Fish &amp; chips &lt;3, and the reader sees those codes: the price of safety",
+         "b": "It holds Fish &amp; chips &lt;3, and the reader sees Fish & chips <3, as stored",
+         "c": "It holds the text as it is, and the browser shows Fish & chips: \"<3\" starts a tag it drops",
+         "d": "It holds the text as it is: there is no tag in it, so there is nothing to escape"},
         "b",
-        "escaped once, the payload is shown as text; the browser builds no image and runs no handler.",
-        {"a": "a memory can come from a user, a model or a web page; anything not written by the page's own code is data.",
-         "c": "stripping loses the memory's real text (\"uses <b>, not bold\" would lose a word) and is easy to get wrong."},
-        kind="choose", case=("<img src=x onerror=alert(1)>",)),
+        "every text goes through html.escape once on its way into markup; the browser reads &amp; and &lt; back "
+        "as the characters, so the reader sees exactly what was stored.",
+        {"a": "a browser turns each character reference back into its character: escaped once, the reader never "
+              "sees the codes.",
+         "c": "that is what the raw text risks in a browser; the panel escapes it, so nothing is dropped.",
+         "d": "a renderer cannot know which texts are harmless: \"&\" and \"<\" mean markup to a browser, so every "
+              "text is escaped, not only the ones that look like tags."},
+        kind="predict", case=("Fish & chips <3",), compute=_key_fish_and_chips),
     Question(
-        "Why is escaping twice a bug, not extra safety?",
-        {"a": "It is extra safety; there is no downside",
-         "b": "The browser then shows `&lt;` instead of `<`: the stored text is no longer shown as it is",
-         "c": "It runs the payload"},
+        "Predict: a careless renderer escapes the tool result \"R&D budget\" twice before the chat shows it. "
+        "What does the user read?",
+        {"a": "R&D budget: the second escape changes nothing the browser shows",
+         "b": "R&amp;D budget: the browser undoes one escape, and the other is left on screen",
+         "c": "R&ampD budget: the second escape eats the semicolon",
+         "d": "RD budget: the browser drops the doubled entity"},
         "b",
-        "escape exactly once, where text enters markup: the learner sees what was stored.",
-        {"a": "the user then reads entity codes; a tool result that says `Tom &amp; Jerry` is a wrong tool result.",
-         "c": "nothing runs; the harm is that the text shown is not the text stored."},
-        kind="explain"),
+        "escape exactly once, where text enters markup: the browser reads back one layer, so a second one is shown "
+        "to the user as if it were the text.",
+        {"a": "escaping is not idempotent: the first escape makes \"&amp;\", and the second escapes its \"&\" again.",
+         "c": "html.escape replaces \"&\" with \"&amp;\" and touches nothing else: the semicolon stays.",
+         "d": "the browser drops nothing: it turns \"&amp;amp;\" into \"&amp;\" and shows that as text."},
+        kind="predict", case=("R&D budget",), compute=_key_escaped_twice),
     Question(
         "After Run All, which chat in this lesson still shows the payload in its transcript?",
         {"a": "The first chat: its transcript keeps every exchange; the clean-up happened in the second chat",
          "b": "Neither: clear() ran at the end",
-         "c": "Both"},
+         "c": "Both",
+         "d": "Neither: deleting the payload's memory removed it from every transcript"},
         "a",
         "the clean-up demo runs in a chat of its own, so the first one still shows what the prose describes.",
         {"b": "clear() ran on the second chat only; the first chat's transcript is untouched.",
-         "c": "the second chat was cleared: its transcript holds only what was sent after clear()."},
+         "c": "the second chat was cleared: its transcript holds only what was sent after clear().",
+         "d": "a transcript is what was said; deleting a memory changes the panel, not the messages already shown."},
         kind="recall"),
     Question(
         "chat.clear() runs. What does the agent still know?",
         {"a": "Nothing: clear forgets everything",
          "b": "Everything in long-term memory; only the conversation (history and transcript) is gone",
-         "c": "Only the seeded facts"},
+         "c": "Only the seeded facts",
+         "d": "The conversation, hidden from the transcript but still sent to the model"},
         "b",
         "history and memory are separate: a new conversation can still recall what was stored.",
         {"a": "clear forgets the conversation, not the memory store.",
-         "c": "facts stored during the chat stay too; only `memory.delete` removes a memory."},
+         "c": "facts stored during the chat stay too; only `memory.delete` removes a memory.",
+         "d": "clear empties the agent's history too, so the next request starts a new conversation."},
         kind="predict", case=("clear()",), compute=_key_clear_keeps_memory),
     Question(
-        "Memory holds \"My favourite editor is Vim.\" (mem_0008). You type \"Remember that my favourite editor is "
-        "Helix\" in the chat. What does the memory panel show afterwards?",
-        {"a": "Both facts as current rows: the chat stores what it is told",
-         "b": "The Helix fact as the newest row, and mem_0008 struck through, replaced by the Helix fact's id",
-         "c": "Only the Helix fact: mem_0008 was deleted"},
-        "b",
-        "memory_store found mem_0008 (same subject, another value) and held the write back; the stand-in made the "
-        "memory_update call the result named, which keeps Vim as history.",
-        {"a": "that was the chat before the check on write: a contradiction kept side by side, and both facts answered.",
-         "c": "superseding never deletes: the old version stays, struck through, one link from the new one."},
-        kind="predict", case=("My favourite editor is Vim.", "Helix"), compute=_key_editor_changes),
+        "Predict: memory holds \"I like green tea.\". You type \"Remember that I like black coffee\" in the chat. "
+        "What does the memory panel show afterwards?",
+        {"a": "Both facts as current rows",
+         "b": "The coffee fact as the newest row, and the tea fact struck through, replaced by it",
+         "c": "Only the coffee fact: the tea fact was deleted",
+         "d": "Only the tea fact: the coffee fact is held back until the model calls memory_update"},
+        "a",
+        "\"like\" holds many values at once, so the check on write flags nothing: the fact is stored, and both "
+        "stay current.",
+        {"b": "a fact is superseded only when the check finds another value of a single-valued slot (is, lives "
+              "in), as the editor was; liking coffee does not stop anyone liking tea.",
+         "c": "nothing in the chat deletes a memory because of a new one; superseding keeps the old version too.",
+         "d": "a write is held back only when it may replace a memory; nothing here may be replaced."},
+        kind="predict", case=("I like green tea.", "black coffee"), compute=_key_likes_coffee_too),
 ])

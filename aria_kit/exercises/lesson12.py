@@ -24,7 +24,7 @@ from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz, only_true
-from aria_kit.fusion import RRF
+from aria_kit.fusion import RRF, reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.memory_rules import make_memory_id
 
@@ -148,6 +148,33 @@ EXERCISES = [
 # the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
 
 
+_SHORT = "A quorum needs three."
+_LONG = "The team agreed that a quorum of the cluster needs three of the five nodes to answer before a write."
+
+
+def _key_weight_and_length() -> str:
+    """12: the stored BM25 weight of "quorum" in a 4-word and in a 20-word memory."""
+    from aria_kit.bm25 import tokenize
+    from aria_kit.bm25_vectors import document_vector, term_index
+
+    def weight(text: str) -> float:
+        vector = document_vector(tokenize(text))
+        return vector.values[vector.indices.index(term_index("quorum"))]
+
+    short, long = tokenize(_SHORT), tokenize(_LONG)
+    assert (len(short), len(long), short.count("quorum"), long.count("quorum")) == (4, 20, 1, 1)
+    return only_true({"a": weight(_SHORT) == weight(_LONG), "b": weight(_SHORT) > weight(_LONG),
+                      "c": weight(_SHORT) < weight(_LONG), "d": False})
+
+
+def _key_positions_from_zero() -> str:
+    """12: a memory at position 4 of Qdrant's keyword list and position 0 of its vector list, k = 61."""
+    ranking = ["m1", "m2", "m3", "m4", "memory"]  # position 4, counted from 0: the kit's rank 5
+    fused = dict(reciprocal_rank_fusion([ranking, ["memory", *ranking[:4]]], k=60))["memory"]
+    return only_true({"a": abs(fused - (1 / 65 + 1 / 61)) < 1e-15, "b": abs(fused - (1 / 64 + 1 / 60)) < 1e-15,
+                      "c": abs(fused - (1 / 66 + 1 / 62)) < 1e-15, "d": abs(fused - (1 / 5 + 1 / 1)) < 1e-15})
+
+
 def _key_bm25_tie() -> str:
     """12: two memories tie exactly on BM25 for a query, on HybridMemory and on QdrantMemory."""
     from aria_kit.fusion import RRF
@@ -179,41 +206,54 @@ QUIZ = Quiz("Lesson 12", [
         "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word as written; HybridMemory() "
         "uses convex fusion, drops query stop words and matches stems, which would mix three differences into one "
         "comparison.",
-        {"a": "Since lesson 05 the default is convex fusion (weight 0.5 on cosine), chosen by measurement.",
+        {"a": "the kit's default is the convex mix (weight 0.5 on cosine); RRF is its other mode.",
          "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
          "d": "every set-up embeds with the same 256-d wordllama model; fusion, stop words and stems are what "
               "differ between HybridMemory() and QdrantMemory."}, kind="explain", case=("HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)",)),
     Question(
-        "What does the bm25 sparse vector of a point store for each word of the memory?",
-        {"a": "The word's full BM25 score, IDF included", "b": "How many times the word occurs, nothing else",
-         "c": "BM25's term-frequency part (fixed average length); the IDF is applied at query time",
-         "d": "The word's CRC-32 checksum"},
-        "c",
-        "The IDF changes whenever a memory is added, so it cannot be stored; the collection's IDF modifier "
-        "applies it when a query arrives.",
-        {"a": "Then every stored vector would need rewriting each time a memory is added.",
-         "b": "That is the query's sparse vector; a memory's holds the weight, which also depends on its length.",
-         "d": "The checksum gives the entry's position (its index), not its value."}, kind="recall"),
+        "Predict: \"quorum\" occurs once in \"A quorum needs three.\" (4 words) and once in a 20-word memory. "
+        "Which stored weight of \"quorum\" is larger in the two points' bm25 sparse vectors?",
+        {"a": "Neither: the stored weight counts how often the word occurs, and it occurs once in both",
+         "b": "The 4-word memory's: the same count in a shorter memory weighs more",
+         "c": "The 20-word memory's: a longer memory gives the word more context",
+         "d": "Neither is stored yet: a weight needs the word's IDF, which only the query brings"},
+        "b",
+        "the stored weight is BM25's term-frequency part, with the length norm against the fixed AVGDL = 10: a "
+        "word in a short memory is more of what the memory is about.",
+        {"a": "every word of mem_0003 has the same weight because each occurs once in one memory; across memories "
+              "the weight also depends on the memory's length.",
+         "c": "BM25's length norm works the other way: a long memory matches many words a little, so each of "
+              "its words counts for less.",
+         "d": "the IDF is applied at query time, but the term-frequency part is stored with the point; only that "
+              "part is in the sparse vector."},
+        kind="predict", case=("quorum",), compute=_key_weight_and_length),
     Question(
-        "Why does QdrantMemory ask Qdrant for RRF with k = 61 when the kit uses k = 60?",
-        {"a": "Qdrant counts positions from 0, the kit ranks from 1: 1/(61 + 0) = 1/(60 + 1)",
-         "b": "To break ties differently from HybridMemory", "c": "Qdrant refuses even values of k",
-         "d": "A larger k makes the engine faster"},
-        "a",
-        "The first place earns the same 1/61 on both backends, so equal ranks give equal fused scores.",
-        {"b": "k shifts every score alike; it cannot change the order of two memories with the same ranks.",
-         "c": "Qdrant accepts any k; the 61 only makes up for counting from 0.",
-         "d": "k changes the arithmetic, not the amount of work."}, kind="explain", case=("k = 61",)),
+        "Predict: in Qdrant's two lists a memory is at position 4 of the keyword list and position 0 of the vector "
+        "list (positions counted from 0), and QdrantMemory asks for RRF with k = 61. What fused score does it get?",
+        {"a": "1/65 + 1/61, what the kit's RRF(60) gives ranks 5 and 1",
+         "b": "1/64 + 1/60: k = 61 is only a name, the engine still adds 60",
+         "c": "1/66 + 1/62: k = 61 on top of ranks counted from 1",
+         "d": "1/5 + 1/1: the engine uses the positions alone"},
+        "a", "Qdrant scores 1/(k + position) from 0 and the kit 1/(k + rank) from 1, so k = 61 there is k = 60 "
+             "here: equal ranks give equal fused scores.",
+        {"b": "the engine uses the k it is given; with positions from 0 and k = 60 the first place would earn "
+              "1/60, more than the kit's 1/61.",
+         "c": "the +1 is counted once: either in the rank (the kit) or in k (the engine), not in both.",
+         "d": "without k, one first place would outweigh everything else; k = 61 is in the formula on both "
+              "backends."},
+        kind="predict", case=("position 4",), compute=_key_positions_from_zero),
     Question(
-        "Two memories tie exactly on BM25 for a query. Which one gets the better keyword rank on each backend?",
+        "Predict: \"Alice plays the cello.\" is stored, then \"Alice plays the oboe.\", and both are searched with "
+        "\"Who plays?\". They tie exactly on BM25. Which one gets the better keyword rank on each backend?",
         {"a": "The older one, on both backends",
          "b": "On QdrantMemory, whichever the engine lists first, the same on every run",
          "c": "A different one on every search, even within one run",
-         "d": "The longer memory, on both backends"},
+         "d": "The cello memory, because \"cello\" sorts before \"oboe\""},
         "a",
         "HybridMemory breaks ties by age. Qdrant Edge lists equal scores in no promised order (it can change from one "
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "Equal BM25 scores here come from equal lengths and the same shared words."}, kind="predict", case=("tie exactly",), compute=_key_bm25_tie),
+         "d": "no backend orders ties by their text: the cello memory comes first because it was stored first."},
+        kind="predict", case=("Alice plays the cello.", "Who plays?"), compute=_key_bm25_tie),
 ])

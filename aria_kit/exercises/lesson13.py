@@ -140,27 +140,77 @@ EXERCISES = [
              "its top 3 matches exact search", kind="stretch", minutes=30, solution=("approximate_hybrid_top3", "stretch_top3_agreement")),
 ]
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_top_k_ties() -> str:
+    """13: the top 2 of [0.3, 0.7, 0.7, 0.1, 0.7], as HybridMemory ranks them (ties: older memory first)."""
+    from aria_kit.exact_top_k import ranked_head
+    from aria_kit.exercises.quiz import only_true
+
+    scores = np.array([0.3, 0.7, 0.7, 0.1, 0.7])
+    head, _ = ranked_head(scores, 2, -np.inf)
+    top = head[:2].tolist()
+    if top != np.lexsort((np.arange(len(scores)), -scores))[:2].tolist():
+        raise AssertionError(f"ranked_head's top 2 {top} is not a stable full sort's")
+    return only_true({"a": top == [1, 2], "b": top == [1, 4], "c": len(top) == 3, "d": False})
+
+
+def _key_more_lists_never_fewer() -> str:
+    """13: an IVF of 48 lists, searched with nprobe 3 and then 6, on loosely clustered vectors."""
+    from aria_kit.approximate_search import recall_at_k
+    from aria_kit.exercises.quiz import only_true
+
+    rng = np.random.default_rng(48)
+    centres = rng.normal(size=(60, 32))
+
+    def points(count: int) -> np.ndarray:
+        raw = centres[rng.integers(0, len(centres), count)] + 1.5 * rng.normal(size=(count, 32))
+        return (raw / np.linalg.norm(raw, axis=1, keepdims=True)).astype(np.float32)
+
+    corpus, queries = points(3_000), points(40)
+    index = IVFIndex.build(corpus, n_lists=48, seed=48)
+    pairs = [(recall_at_k(index.search(q, 10, 3)[0], exact_search(corpus, q, 10)),
+              recall_at_k(index.search(q, 10, 6)[0], exact_search(corpus, q, 10))) for q in queries]
+    return only_true({"a": all(six >= three for three, six in pairs) and any(six > three for three, six in pairs),
+                      "b": any(six < three for three, six in pairs),
+                      "c": all(six == 1.0 for _, six in pairs), "d": all(six == three for three, six in pairs)})
+
+
 QUIZ = Quiz("Lesson 13", [
     Question(
-        "HybridMemory's search at 100,000 memories: which step sets the floor of its time?",
-        {"a": "Sorting all 100,000 fused scores", "b": "Reading the whole embedding matrix once (the cosine pass)",
-         "c": "Tokenising the query", "d": "Looking up the hits' texts"},
-        "b",
-        "Every exact search multiplies the query by every stored vector: 100,000 × 256 floats read from memory. "
-        "Everything else now touches only the few thousand rows near the top.",
-        {"a": "It used to be a large share, but the search now sorts only the heads of both rankings.",
-         "c": "The query is a handful of words: microseconds, whatever the size of the memory.",
-         "d": "Only top_k hits are looked up, so this does not grow with the memory."}, kind="explain", case=("100,000",)),
+        "Predict: the scores are [0.3, 0.7, 0.7, 0.1, 0.7] (row 0 the oldest memory) and a search wants the top 2. "
+        "Which rows does HybridMemory's ranking return, best first?",
+        {"a": "[1, 2]: equal scores go to the lower row, the older memory",
+         "b": "[1, 4]: of equal scores the newest memory wins",
+         "c": "[1, 2, 4]: every row tied with the 2nd best score belongs in the top 2",
+         "d": "[1, 2] on some runs and [2, 4] on others: argpartition picks among ties arbitrarily"},
+        "a",
+        "the head is cut out without sorting everything, then every row tied with the k-th best is sorted by "
+        "(score, row) and k are kept: the result a stable full sort would give.",
+        {"b": "the kit promises the opposite: equal scores go to the older memory, so the same search gives the "
+              "same hits on every run.",
+         "c": "all the tied rows are gathered to choose among them, but a top 2 returns 2 rows: the lower ones.",
+         "d": "argpartition alone would; that is why the kit takes every row tied with the k-th best and sorts "
+              "them by row, so the answer is the same every time."},
+        kind="predict", case=("[0.3, 0.7, 0.7, 0.1, 0.7]",), compute=_key_top_k_ties),
     Question(
-        "An IVF index probes 4 of 64 lists. What do you give up, compared with exact search?",
-        {"a": "Nothing: it returns the same hits, only faster", "b": "The ability to add new memories",
-         "c": "Some true neighbours, filed in lists it did not probe (recall@k below 1)",
-         "d": "Cosine similarity: it needs Euclidean distance"},
-        "c",
-        "It reads about 4/64 of the rows, so a true neighbour whose list was not probed is never scored.",
-        {"a": "That is exact search. Measure recall@k against exact search to see what was lost.",
-         "b": "A new vector simply joins the list of its nearest centroid.",
-         "d": "On unit vectors the nearest centroid by cosine is the nearest by Euclidean distance too."}, kind="explain", case=("4 of 64", "64 lists")),
+        "Predict: an IVF index of 48 lists is searched for the top 10 with nprobe = 3, then with nprobe = 6, on "
+        "the same queries. What happens to each query's recall@10?",
+        {"a": "It never drops, and for some queries it rises: the 6 nearest lists include the 3 nearest",
+         "b": "It can drop: the extra lists bring in rows that push true neighbours out of the top 10",
+         "c": "It reaches 1 for every query: 6 lists are enough to hold the 10 nearest",
+         "d": "It stays the same: the true neighbours are all in the nearest list"},
+        "a",
+        "every row read with 3 lists is read again with 6, and a true neighbour outscores any row that is not one, "
+        "so it is never pushed out; what it trades is rows read against the neighbours filed elsewhere.",
+        {"b": "only a row with a higher cosine can push a row out of the top 10, and a true neighbour is beaten "
+              "by no row outside the true top 10.",
+         "c": "a true neighbour can sit in any list; only probing all 48 guarantees recall 1, which is exact search.",
+         "d": "on loosely clustered data the 10 nearest are spread over several lists; that is what the lesson's "
+              "looser collection showed."},
+        kind="predict", case=("48 lists", "nprobe = 3"), compute=_key_more_lists_never_fewer),
     Question(
         "Your memory holds 5,000 facts and search takes 1 ms. What should you do about scale?",
         {"a": "Nothing yet: exact search is fast, simple and never misses",
