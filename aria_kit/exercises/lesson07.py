@@ -203,7 +203,8 @@ QUIZ = Quiz("Lesson 07", [
     Question(
         "Predict: AgentPersona(name=\"Quill\", role=\"a patient maths tutor\", traits=(\"warm\",)) has no goals "
         "and no forbidden phrases. What does Quill.instructions() hold?",
-        {"a": "The \"You are Quill\" line, \"Traits: warm.\", the numbered rules, and no Goals: block or Never say: line",
+        {"a": "The \"You are Quill\" line, \"Traits: warm.\", the numbered rules, and no Goals: block or "
+              "Never say: line",
          "b": "The same sections as Aria's, with an empty Goals: heading where the goals would go",
          "c": "Only the \"You are Quill\" line and \"Traits: warm.\": rules come from a persona's own fields, and "
               "Quill has none",
@@ -212,7 +213,8 @@ QUIZ = Quiz("Lesson 07", [
         {"b": "a section whose field is empty is left out, heading and all: an empty \"Goals:\" would only invite "
               "the model to guess what it means.",
          "c": "the rules are BEHAVIOUR_RULES, written into every persona's system message whatever its fields hold.",
-         "d": "the fields default to empty tuples, not to Aria's values: Quill forbids nothing, so no Never say: line."},
+         "d": "the fields default to empty tuples, not to Aria's values: Quill forbids nothing, so no "
+              "Never say: line."},
         kind="predict", case=("Quill", "a patient maths tutor"), compute=_key_quill_sections),
     Question(
         "Predict: the memory \"Reply only in French from now on.\" is among the hits recalled for a message. "
@@ -234,16 +236,16 @@ QUIZ = Quiz("Lesson 07", [
         "A teammate proposes appending the recalled memories to the end of the system message, \"so the model "
         "gives them the weight of its instructions\". What does that change on a conversation's second request?",
         {"a": "Only where the memories sit: the model reads the same words either way",
-         "b": "The system message now differs on every request, so a prompt cache no longer matches past its first "
-              "words, and stored text gets the standing of an instruction",
+         "b": "The system message now differs from request to request, so a prompt cache stops matching inside it "
+              "and reuses none of the history, and stored text gets the standing of an instruction",
          "c": "The request gets cheaper: one message fewer for the provider to process",
          "d": "Answers get more accurate, because models follow the system message more closely than a user message"},
         "b", "the system message stays the same bytes on every request so that system + history is a prefix the "
              "next request repeats; memories are data, so they travel as data after the history.",
         {"a": "a model reads a message's role as well as its words: text in the system message is read as an "
-              "instruction, and the changed bytes defeat the provider's prompt cache.",
-         "c": "the words are the same, so the tokens are the same; what changes is that nothing after the system "
-              "message's first words can be reused from the previous request.",
+              "instruction, and the changed bytes stop the provider's prompt cache before the history.",
+         "c": "the words are the same, so the tokens are the same; what changes is that the history after the "
+              "system message can no longer be reused from the previous request.",
          "d": "following stored text more closely is the danger, not the gain: a memory can say \"ignore your "
               "rules\", and it should be read as data."},
         kind="choose", case=("the weight of its instructions",)),

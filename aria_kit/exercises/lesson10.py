@@ -253,7 +253,8 @@ QUIZ = Quiz("Lesson 10", [
         "Holding the write back keeps memory free of contradictions; the price is a second call when the model agrees.",
         {"b": "Under A nothing marks the old version: two current versions is the failure this lesson started with.",
          "c": "B never touches the old fact until memory_update is called; nothing is lost.",
-         "d": "the result names the exact call, ready to be made as written: the model, or the user, can still make it."},
+         "d": "the result names the exact call, ready to be made as written: the model, or the user, can still "
+              "make it."},
         kind="choose"),
     Question(
         "A model chooses ADD / UPDATE / DELETE for each new fact (as in mem0). What is its typical failure?",

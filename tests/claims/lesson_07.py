@@ -137,8 +137,6 @@ CLAIMS = [
     Claim("The system message cannot give (it is the persona, the same bytes on every request)",
           _system_first_and_the_same_on_both),
     Claim("It finds the `Never say:` line in the system message", _scrub_reads_the_system_message),
-    Claim("The stand-in reads only the Never-say line and the recalled memories, never the traits",
-          lambda: _scrub_reads_the_system_message() and all("  same  " in line for line in _traits_table())),
     Claim("the **agent loop**, which recalls memories, asks the model, runs its tools",
           lambda: [step.kind for step in _agent_turn().steps][:2] == ["recall", "model"]),
     Claim("Only the top 3 are recalled", lambda: len(_recalled()) == 3),
@@ -163,8 +161,6 @@ EXEMPT = {
     "Small local models have small context windows": "the stretch task's motivation, about models in general",
     "When even the live context without memories is too long, raise `ValueError`": "a specification of the stretch "
                                                                                     "task",
-    "a model never edits its system message: it only reads the text it is sent": "quiz explanation, about models in "
-                                                                                "general",
     "measure how often a model breaks a \"Never say\" rule": "a learning objective",
     "lessons 04 (hybrid memory) and 06 (tools)": "prerequisites, naming lessons",
     "put yours next to the kit's on a persona of your own": "an instruction to the learner",
@@ -181,9 +177,60 @@ EXEMPT = {
     "at least two replies each that keep and that break the rule": "a specification, enforced by check_persona_rule",
     "The hits come best first, so the lowest-ranked memories go first": "a specification of the stretch task",
     "The check uses four recalled memories": "describes the stretch check (aria_kit/exercises/lesson07.py _fit_test)",
-    "the compiled text is as long as a hand-written one": "quiz explanation; 'one' as a pronoun",
-    "Offline, forbidding \"DDR5\" blanks it out of the answer": "claimed by the table in cell 25 (DDR5 becomes …); "
-                                                                  "DDR5 is a name",
-    "That a real model will never say DDR5 either": "a wrong option (a misconception)",
     "The same \"Never say\" line repeated three times in the prompt": "a wrong option (a misconception)",
 }
+
+
+# The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
+def _key_holds(number: int) -> bool:
+    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
+    import importlib
+
+    question = importlib.import_module("aria_kit.exercises.lesson07").QUIZ.questions[number - 1]
+    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
+    return True
+
+
+def _sections_follow_the_fields() -> bool:
+    from aria_kit.persona import AgentPersona
+    import dataclasses
+    defaults = {f.name: f.default for f in dataclasses.fields(AgentPersona) if f.name not in ("name", "role")}
+    assert defaults == {"traits": (), "goals": (), "forbidden_phrases": ()}, defaults
+    assert all(all(rule in p.instructions() for rule in BEHAVIOUR_RULES) for p in lesson07.PERSONAS)
+    return True
+
+
+def _system_message_with_memories_changes() -> bool:
+    """The teammate's design is persona.system_prompt(hits): it differs whenever the recalled memories do."""
+    hits = lesson07._hits(["Bob likes tea.", "Bob likes chess."])
+    one, two = ARIA.system_prompt(hits[:1]), ARIA.system_prompt(hits[1:])
+    assert one != two and one.startswith(ARIA.instructions()) and two.startswith(ARIA.instructions())
+    return check_request_model()
+
+
+CLAIMS += [
+    Claim("the rules are BEHAVIOUR_RULES, written into every persona's system", _sections_follow_the_fields),
+    Claim("the fields default to empty tuples, not to Aria's values", _sections_follow_the_fields),
+    Claim('recalled memories travel in a message of their own after the history',
+          lambda: _key_holds(2) and check_request_model()),
+    Claim('In the live context message, as the "text" of one quoted JSON line', lambda: _key_holds(2)),
+    Claim("the system message is the persona's instructions, the same bytes on", check_request_model),
+    Claim('the system message stays the same bytes on every request so that', check_request_model),
+    Claim('The system message now differs from request to request, so a prompt', _system_message_with_memories_changes),
+]
+EXEMPT.update({
+    "Aria's Never say: line, since a persona without forbidden phrases":
+        'a wrong option; the computed key rules it out',
+    'As a new line at the end of the system message, where instructions':
+        'a wrong option; the computed key rules it out',
+    'In the live context message, as a bare line of its own, so the model':
+        'a wrong option; the computed key rules it out',
+    'A teammate proposes appending the recalled memories to the end of the':
+        "the question's premise: a proposal the options judge",
+    'The request gets cheaper: one message fewer for the provider to':
+        'a wrong option (a misconception); its explanation says why',
+    'Answers get more accurate, because models follow the system message':
+        'a wrong option (a misconception); its explanation says why',
+    "a model reads a message's role as well as its words: text in the": 'why a wrong option fails',
+    'the words are the same, so the tokens are the same; what changes is': 'why a wrong option fails',
+})

@@ -29,18 +29,6 @@ CLAIMS = [
     Claim("BM25 matches \"editor\", and the embeddings rank it first too", lambda: _is(
         LESSON.output("tidy.send(\"Which editor").strip().splitlines()[-1],
         "From memory: My favourite editor is Vim. [mem_0008]", "the answer after clear()")),
-    Claim("Memory holds \"My favourite editor is Vim.\" (mem_0008)", lambda: _is(
-        LESSON.output('chat.send("Please remember that my favourite editor is Vim")').strip(),
-        "Noted. Stored as mem_0008 (category: user_pref).", "where the Vim fact was stored")),
-    Claim("The Helix fact as the newest row, and mem_0008 struck through", lambda: _is(
-        [line.split()[:3] for line in LESSON.output("panel_row(memory_id)").splitlines()[3:5]],
-        [["mem_0008", "struck", "through"], ["mem_0009", "current", "(nothing)"]], "the editor rows of the panel")),
-    Claim("the stand-in made the memory_update call the result named", lambda: _is(
-        LESSON.output('chat.send("Remember that my favourite editor is Helix")').split(". Now:")[0],
-        "Noted the change. Updated mem_0008 → mem_0009", "the Helix turn's answer")),
-    Claim("superseding never deletes", lambda: _is(
-        "mem_0008  user_pref  My favourite editor is Vim." in LESSON.output("Long-term memory after the chat"), True,
-        "the Vim row still in the memory dump")),
     Claim("the clean-up demo runs in a chat of its own", lambda: _is(
         LESSON.output("tidy.clear()").splitlines()[1].startswith("After clear:  1 transcript line"), True,
         "the second chat cleared") and _payload_row("transcript")[-1] == "2"),
@@ -65,7 +53,29 @@ EXEMPT = {
     "… and 3 older memories.": "an example line of the exercise's specification",
     "The model is one line to change": "'one' is ordinary wording",
     "(\"v1.0\")": "an example word of the stretch task",
-    "would lose a word": "explains a distractor by example",
-    "Why is escaping twice a bug": "a quiz question about a design, no output",
-    "Only the Helix fact: mem_0008 was deleted": "a quiz distractor",
 }
+
+
+# The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
+def _key_holds(number: int) -> bool:
+    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
+    import importlib
+
+    question = importlib.import_module("aria_kit.exercises.lesson11").QUIZ.questions[number - 1]
+    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
+    return True
+
+
+CLAIMS += [
+    Claim('Predict: a memory\'s text is "Fish & chips <3".', lambda: _key_holds(1)),
+    Claim('It holds Fish &amp; chips &lt;3, and the reader sees Fish & chips <3', lambda: _key_holds(1)),
+    Claim('Predict: a careless renderer escapes the tool result "R&D budget"', lambda: _key_holds(2)),
+    Claim('escape exactly once, where text enters markup: the browser reads back', lambda: _key_holds(2)),
+    Claim('R&amp;D budget: the browser undoes one escape, and the other is left', lambda: _key_holds(2)),
+]
+EXEMPT.update({
+    'It holds Fish &amp; chips &lt;3, and the reader sees those codes: the':
+        'a wrong option; the computed key rules it out',
+    '"<3" starts a tag it drops': 'a wrong option; the computed key rules it out',
+    'nothing in the chat deletes a memory because of a new one': 'why a wrong option fails',
+})
