@@ -167,7 +167,7 @@ EXEMPT = {
     "Here we swap \"curious\" for \"playful\" and forbid one more phrase": "describes the code of the next cell",
     "Each memory is one line of JSON with its **id**": "the format printed in cell 18 (one JSON object a line), "
                                                        "and rule 4 names a rule",
-    "The forbidden phrases are the one thing the stand-in reacts to": "cell 21 prints the only persona-reading rule "
+    "The forbidden phrases are the one thing the stand-in reacts to": "cell 25 prints the only persona-reading rule "
                                                                       "(claimed above: Exactly one of them)",
     "A real model told never to say \"DDR5\" would not leave a gap": "DDR5 is a name; a statement about real models",
     "The prompts invite the word, the last two quite hard": "describes the PROMPTS list written in the next cell",
@@ -233,4 +233,8 @@ EXEMPT.update({
         'a wrong option (a misconception); its explanation says why',
     "a model reads a message's role as well as its words: text in the": 'why a wrong option fails',
     'the words are the same, so the tokens are the same; what changes is': 'why a wrong option fails',
+})
+EXEMPT.update({
+    "**Predict, then run.** Before you look at the table: how many messages will request 2 hold":
+        "a question to the learner; the table of cell 22 and the claims on cell 23 answer it",
 })
