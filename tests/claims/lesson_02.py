@@ -125,6 +125,9 @@ CLAIMS = [
     Claim("[0, 1]: rows 0 and 1 both have cosine 1", lambda: _key_holds(4)),
     Claim("so [2, 0] ties with [1, 0]; a stable sort keeps the earlier row first", lambda: _key_holds(4)),
     Claim("that is the dot product talking (2 against 1)", _dot_two_cosine_one),
+    Claim("is an order's number, and it occurs in one memory only",
+          lambda: sum("5190" in text for text, _ in EVAL_MEMORIES) == 1 and "order" in
+          next(text for text, _ in EVAL_MEMORIES if "5190" in text).lower()),
     Claim("divides it by both lengths (5 × 10)",
           lambda: (np.linalg.norm([3, 4]), np.linalg.norm([-6, -8])) == (5.0, 10.0)),
 ]
