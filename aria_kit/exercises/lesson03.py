@@ -273,7 +273,7 @@ QUIZ = Quiz("Lesson 03", [
         {"a": "4 times: four occurrences, four times the evidence.",
          "b": "About 1.8 times: each extra occurrence adds less than the one before.",
          "c": "2.5 times: with k1 = 1.5 a repeated word jumps straight to its limit, k1 + 1.",
-         "d": "Once: BM25 only asks whether a word is present."},
+         "d": "The same score: BM25 only asks whether a word is present."},
         "b", "the term part is tf·(k1 + 1)/(tf + k1) at average length: 1 for tf = 1 and 4 × 2.5/5.5 ≈ 1.82 for tf = 4.",
         {"a": "that is a bare count; saturation is there so that repeating a word cannot buy a score.",
          "c": "k1 + 1 is the limit as tf grows without bound; four occurrences are well short of it.",

@@ -236,16 +236,16 @@ QUIZ = Quiz("Lesson 04", [
     Question(
         "Memory P has cosine 0.62 and BM25 0; memory Q has cosine 0.20 and BM25 1.1. You rank by the plain sum of "
         "the two scores. What goes wrong?",
-        {"a": "Nothing: P has the better meaning, and the sum puts it first.",
-         "b": "The sum needs the scores to be negative sometimes, and BM25 never is.",
+        {"a": "Nothing: both are similarity scores for the same query, so adding them is fair.",
+         "b": "Only the size: the sum must be halved, the mean of the two, to stay a similarity.",
          "c": "Q wins, 1.30 to 0.62, because BM25 runs on a larger scale; the sum is mostly BM25.",
-         "d": "Q wins, but only because Q is a shorter text."},
+         "d": "Nothing: Q shares a word with the query, and an exact word is stronger evidence than any cosine."},
         "c", "a cosine stays below 1 while BM25 has no upper bound and shifts as memories are added; RRF uses "
              "only the positions, so neither scale drowns the other.",
-        {"a": "0.62 + 0 is less than 0.20 + 1.1: adding raw scores lets the larger scale decide.",
-         "b": "signs are not the problem; the scales are. A sum of two non-negative scores is still dominated by "
-              "the bigger one.",
-         "d": "length enters BM25, but the sum would favour Q for any text with a BM25 score near 1: it is the scale."},
+        {"a": "they are on different scales: 0.62 + 0 is less than 0.20 + 1.1, so BM25 alone decided.",
+         "b": "halving every sum changes no order: Q still wins, 0.65 to 0.31; the trouble is the scales, not the size.",
+         "d": "the sum would put Q first for any BM25 score near 1, however common the shared word: the scale "
+              "decides, not the evidence."},
         kind="explain", case=("cosine 0.62", "BM25 1.1")),
     Question(
         "With k = 60, RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first. "

@@ -120,6 +120,8 @@ CLAIMS = [
     Claim("Memory P has cosine 0.62 and BM25 0", _q2_sums),
     Claim("Q wins, 1.30 to 0.62", _q2_sums),
     Claim("0.62 + 0 is less than 0.20 + 1.1", _q2_sums),
+    Claim("Q still wins, 0.65 to 0.31", lambda: _q2_sums() and round((0.20 + 1.1) / 2, 2) == 0.65
+          and round(0.62 / 2, 2) == 0.31),
     Claim("a cosine stays below 1 while BM25 has no upper bound", _score_ranges),
     Claim("RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first", _q3_arithmetic),
     Claim("at k = 1, d earns 1/2 + 1/5 = 0.7", _q3_arithmetic),
@@ -194,11 +196,11 @@ EXEMPT = {
     "a: first place in a ranking beats everything else": "a wrong option; the computed key rules it out",
     "b and c tie exactly: their ranks add up to 4 either way": "a wrong option; the computed key rules it out",
     "You rank by the plain sum of the two scores.": "the question's premise: 'two scores' names cosine and BM25",
-    "Q wins, but only because Q is a shorter text.": "a wrong option; its explanation says why",
-    "A sum of two non-negative scores is still dominated by the bigger one.": "a property of a sum, in the "
-    "explanation of a wrong option",
-    "the sum would favour Q for any text with a BM25 score near 1": "a property of the sum, in the explanation "
-    "of a wrong option",
+    "both are similarity scores for the same query": "a wrong option; its explanation says why",
+    "Only the size: the sum must be halved, the mean of the two": "a wrong option; its explanation says why",
+    "an exact word is stronger evidence than any cosine": "a wrong option; its explanation says why",
+    "the sum would put Q first for any BM25 score near 1": "a property of the sum, in the explanation of a wrong "
+    "option",
     "Lower k to 1.": "the question's instruction",
     "a: with a small k, the first place of the longer ranking counts most": "a wrong option; the computed key rules it out",
     "b and d tie: at k = 1 each gets 1/2 from somewhere": "a wrong option; the computed key rules it out",
