@@ -66,8 +66,28 @@ def test_the_quizs_own_cells_do_not_count_as_the_lesson_showing_a_case():
 
 
 def test_a_question_without_a_case_is_not_transfer():
-    question = next(q for lesson, _, q in QUESTIONS if lesson == "00" and not q.case)
+    from aria_kit.exercises.quiz import Question
+
+    question = Question("Who writes Aria's answers offline?", {"a": "OfflineProvider", "b": "gpt-4o-mini"}, "a",
+                        "right", {"b": "no key is set"})
     assert not quiz_cases.is_transfer(question, "00")
+
+
+# Issue 27: in every lesson at least 60% of the quiz needs transfer. Lessons 07-13 are rewritten by other work.
+TRANSFER_BAR = 0.6
+LESSONS_NOT_YET_REWRITTEN = {"07", "08", "09", "10", "11", "12", "13"}
+
+
+@pytest.mark.parametrize("lesson", [
+    pytest.param(lesson, marks=pytest.mark.xfail(strict=True, reason="quiz not yet rewritten for transfer (issue 27)"))
+    if lesson in LESSONS_NOT_YET_REWRITTEN else lesson
+    for lesson in all_exercises()])
+def test_at_least_sixty_percent_of_a_lessons_quiz_needs_transfer(lesson):
+    questions = [q for each, _, q in QUESTIONS if each == lesson]
+    transfer = [number for number, q in enumerate(questions, 1) if quiz_cases.is_transfer(q, lesson)]
+    assert len(transfer) >= TRANSFER_BAR * len(questions), (
+        f"lesson {lesson}: {len(transfer)} of {len(questions)} questions need transfer ({transfer}); give at least "
+        f"{TRANSFER_BAR:.0%} a case (numbers, strings or code) that no cell or output of the lesson shows")
 
 
 @pytest.mark.parametrize(("piece", "text", "found"), [
