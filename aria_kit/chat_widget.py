@@ -75,7 +75,7 @@ def _memory_row(record: MemoryRecord, new: bool) -> str:
     classes = "aria-memory-row" + (" aria-memory-new" if new else "") + (" aria-memory-superseded"
                                                                          if record.superseded_by else "")
     return (f"<tr id='aria-memory-{escape(record.id)}' class='{classes}' style='vertical-align:top;{highlight}'>"
-            f"<td style='padding-right:6px'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
+            f"<td style='padding-right:6px;white-space:nowrap'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
             f"<td>{escape(record.category)}</td><td>{text}</td></tr>")
 
 
@@ -148,34 +148,39 @@ class ChatWidget:
         A model-server failure (``ProviderError``) is shown in the transcript and
         its message returned, and the widget stays usable: the agent's history is
         unchanged, so the message can simply be sent again. An empty message
-        raises ``ValueError``; a bug anywhere else is shown and then raised.
+        raises ``ValueError``. Any other exception, in the turn or while the answer
+        and the memory panel are drawn after it, is shown and then raised; the box
+        and buttons are enabled again whatever happens.
         """
         if not isinstance(text, str) or not text.strip():
             raise ValueError("The message is empty: type something for the agent to answer.")
         self._add("user", text, _bubble("user", "You", text))
         self._set_busy(True)
         started = time.perf_counter()
+        status = "Something went wrong inside the kit (details above); the chat is still usable."
         try:
-            answer = self.agent.chat(text)
-        except ProviderError as exc:
-            self._add("error", str(exc), _bubble("error", "Model error", str(exc)))
-            self._set_busy(False, f"The model call failed ({exc.kind}); the message above was not added to the "
-                                  "conversation. Fix the problem the error describes, then send it again.")
-            return str(exc)
+            try:
+                answer = self.agent.chat(text)
+            except ProviderError as exc:
+                self._add("error", str(exc), _bubble("error", "Model error", str(exc)))
+                status = (f"The model call failed ({exc.kind}); the message above was not added to the "
+                          "conversation. Fix the problem the error describes, then send it again.")
+                return str(exc)
+            turn = self.agent.last_turn
+            calls = [step.detail for step in turn.steps if step.kind == "tool"] if turn is not None else []
+            if calls:
+                self._add("tools", "; ".join(f"{d['call'].name} → {d['result']}" for d in calls), _tools_html(turn))
+            self._add("assistant", answer, _bubble("assistant", self.agent.persona.name, answer))
+            stored = self.refresh_memory()
+            note = f"; new memory: {', '.join(stored)}" if stored else ""
+            status = f"Answered in {time.perf_counter() - started:.1f} s{note}."
+            return answer
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
             self._add("error", message, _bubble("error", "Error", message))
-            self._set_busy(False, "Something went wrong inside the kit (details above); the chat is still usable.")
             raise
-        turn = self.agent.last_turn
-        calls = [step.detail for step in turn.steps if step.kind == "tool"] if turn is not None else []
-        if calls:
-            self._add("tools", "; ".join(f"{d['call'].name} → {d['result']}" for d in calls), _tools_html(turn))
-        self._add("assistant", answer, _bubble("assistant", self.agent.persona.name, answer))
-        stored = self.refresh_memory()
-        note = f"; new memory: {', '.join(stored)}" if stored else ""
-        self._set_busy(False, f"Answered in {time.perf_counter() - started:.1f} s{note}.")
-        return answer
+        finally:  # whatever happened above, the person gets the controls back and a status that says what
+            self._set_busy(False, status)
 
     def clear(self) -> None:
         """Forget the conversation (transcript and the agent's history); long-term memory stays."""
