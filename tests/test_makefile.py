@@ -112,3 +112,14 @@ def test_make_lessons_for_real_prints_a_url_that_opens_lesson_00_and_reaches_the
     finally:
         os.killpg(server.pid, signal.SIGTERM)  # the whole group: make and the JupyterLab it started
         server.wait(timeout=30)
+
+
+def test_the_editable_install_of_make_setup_prints_no_setuptools_warning(tmp_path):
+    # `make setup` runs `pip install -e .`; into a throwaway --target the same build runs, leaving .venv alone.
+    result = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile", "-e", str(ROOT),
+                             "--target", str(tmp_path / "site")], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    printed = result.stdout + result.stderr
+    assert "*****" not in printed and "warning" not in printed.lower(), printed
+    (pth,) = (tmp_path / "site").glob("__editable__*.pth")
+    assert Path(pth.read_text().strip()) == ROOT  # the lessons import this checkout's aria_kit
