@@ -39,6 +39,7 @@ import ipywidgets as widgets
 
 from aria_kit.agent import AutonomousAgent, Turn
 from aria_kit.interfaces import LLMProvider, MemoryRecord
+from aria_kit.offline import OfflineProvider
 from aria_kit.openai_provider import ProviderError
 
 MEMORY_ROWS = 200  # newest memories listed in the panel; a persistent store may hold thousands
@@ -54,8 +55,16 @@ _STYLES = {  # role -> inline style of its bubble; jp-* variables follow Jupyter
 }
 
 
-def describe_model(llm: LLMProvider) -> str:
-    """Plain text saying which model answers and, when offline, how to switch to a real one."""
+def describe_model(llm: LLMProvider, *, web_app: bool = False) -> str:
+    """Plain text saying which model answers and, when offline, how to switch to a real one.
+
+    In a notebook the person at the keyboard can switch (set a variable, rebuild the agent); a web app's user
+    cannot, so with ``web_app=True`` the offline line says what they can do and who sets the key, and where.
+    """
+    if web_app and isinstance(llm, OfflineProvider):
+        return (f"{llm.name}, offline. You can still chat: tell Aria something to remember, then ask for it back. "
+                "A real model is chosen by whoever runs this app: they set OPENAI_API_KEY (or OPENAI_BASE_URL for "
+                "a local server) in the terminal where they start `make app`.")
     return llm.describe()
 
 
@@ -103,15 +112,16 @@ class ChatWidget:
     ``entries`` records what the transcript shows as (role, plain text) pairs,
     role being user, assistant, tools, error or notice. The widgets are
     attributes (``input``, ``send_button``, ``clear_button``, ``memory_panel``,
-    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class.
+    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class. ``web_app=True`` (the Voilà app)
+    words the model line for a web user, who cannot set environment variables.
     """
 
-    def __init__(self, agent: AutonomousAgent, *, height: str = "420px") -> None:
+    def __init__(self, agent: AutonomousAgent, *, height: str = "420px", web_app: bool = False) -> None:
         self.agent = agent
         self.entries: list[tuple[str, str]] = []
         self._known_ids: set[str] = set()
         self.model_line = widgets.HTML(f"<div style='line-height:1.4;margin:2px 0 6px'><b>Model:</b> "
-                                       f"{escape(describe_model(agent.llm))}</div>").add_class("aria-model-line")
+                                       f"{escape(describe_model(agent.llm, web_app=web_app))}</div>").add_class("aria-model-line")
         self.messages = widgets.VBox([], layout=widgets.Layout(flex="0 0 auto")).add_class("aria-messages")
         # A column-reverse scroll box around one column stays scrolled to the bottom as messages arrive,
         # with no JavaScript: ipywidgets has no "scroll to end".

@@ -271,3 +271,12 @@ def test_a_failure_while_the_box_sends_is_shown_and_the_box_works_again(monkeypa
     with pytest.raises(ZeroDivisionError):
         chat.input.value = "Hi"  # what Enter does in the browser
     assert chat.entries[-1][0] == "error" and not chat.input.disabled
+
+
+def test_web_app_model_line_says_what_a_web_user_can_do_and_who_sets_the_key():
+    chat = ChatWidget(AutonomousAgent(ARIA, OfflineProvider(), ToyMemory()), web_app=True)
+    line = Rendered(chat.model_line.value).text
+    assert line.startswith("Model: offline rule-based stand-in")
+    assert "rebuild" not in line  # a web user has no agent to rebuild and no terminal to set a variable in
+    assert "You can still chat" in line and "whoever runs this app" in line
+    assert "OPENAI_API_KEY" in line and "make app" in line
