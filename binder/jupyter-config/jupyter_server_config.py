@@ -12,13 +12,20 @@ renamed, and put back unchanged. The settings in jupyter_server_config.json, nex
 """
 
 import importlib.util
+import sys
+import warnings
 from pathlib import Path
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-_spec = importlib.util.spec_from_file_location(
-    "aria_execute_notebooks", Path(__file__).resolve().parents[2] / "scripts" / "execute_notebooks.py")
-_execute_notebooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_execute_notebooks)
+HOOK_MODULE = "aria_kit_lab_save_hook"  # Jupyter reads this file more than once: one module, one hook, no warning
+
+
+def _load_normaliser():
+    spec = importlib.util.spec_from_file_location(
+        "aria_execute_notebooks", Path(__file__).resolve().parents[2] / "scripts" / "execute_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _shown_ids(notebook):
@@ -32,14 +39,21 @@ def normalise_before_save(model, path, contents_manager, **kwargs):
         return
     import nbformat
 
+    normaliser = sys.modules[HOOK_MODULE].normaliser
     notebook = nbformat.from_dict(model["content"])
-    state = notebook.metadata.get("widgets", {}).get(_execute_notebooks.WIDGET_STATE, {}).get("state", {})
+    state = notebook.metadata.get("widgets", {}).get(normaliser.WIDGET_STATE, {}).get("state", {})
     stale = _shown_ids(notebook).isdisjoint(state)  # state loaded from disk, not the live widgets: keep it as is
     kept = notebook.metadata.pop("widgets", None) if stale else None
-    _execute_notebooks.normalise(notebook, Path(path).name)
+    normaliser.normalise(notebook, Path(path).name)
     if kept is not None:
         notebook.metadata["widgets"] = kept
     model["content"] = notebook
 
 
-c.ContentsManager.pre_save_hook = normalise_before_save  # noqa: F821 (`c` is the config object Jupyter passes in)
+if HOOK_MODULE not in sys.modules:
+    hook = type(sys)(HOOK_MODULE)
+    hook.normaliser, hook.normalise_before_save = _load_normaliser(), normalise_before_save
+    sys.modules[HOOK_MODULE] = hook
+c.ContentsManager.pre_save_hook = sys.modules[HOOK_MODULE].normalise_before_save  # noqa: F821 (Jupyter's config)
+# The server applies its config twice and warns that the hook replaced itself: true, and nothing to act on.
+warnings.filterwarnings("ignore", r"Overriding existing pre_save_hook \(normalise_before_save\)", UserWarning)
