@@ -176,3 +176,33 @@ def test_the_editable_install_of_make_setup_prints_no_setuptools_warning(tmp_pat
     assert "*****" not in printed and "warning" not in printed.lower(), printed
     (pth,) = (tmp_path / "site").glob("__editable__*.pth")
     assert Path(pth.read_text().strip()) == ROOT  # the lessons import this checkout's aria_kit
+
+
+def load_save_hook():
+    """The pre-save hook binder/jupyter-config/jupyter_server_config.py gives the server (`c` is Jupyter's config)."""
+    from traitlets.config import Config
+
+    config = Config()
+    path = LAB_CONFIG.with_suffix(".py")
+    exec(compile(path.read_text(), str(path), "exec"), {"c": config, "__file__": str(path)})
+    return config.ContentsManager.pre_save_hook
+
+
+def test_saving_a_lesson_in_the_lab_gives_its_widgets_the_ids_make_notebooks_wrote():
+    import copy
+    import uuid
+
+    import nbformat
+
+    committed = nbformat.read(ROOT / "notebooks" / "11_chat.ipynb", as_version=4)
+    ran = copy.deepcopy(committed)  # what JupyterLab sends after Run All: new random ids, the state read from disk
+    for cell in ran.cells:
+        for output in cell.get("outputs", []):
+            if "application/vnd.jupyter.widget-view+json" in output.get("data", {}):
+                output.data["application/vnd.jupyter.widget-view+json"]["model_id"] = uuid.uuid4().hex
+    model = {"type": "notebook", "content": json.loads(json.dumps(ran))}
+    load_save_hook()(model=model, path="notebooks/11_chat.ipynb", contents_manager=None)
+    assert nbformat.writes(nbformat.from_dict(model["content"])) == nbformat.writes(committed)
+    text = {"type": "file", "content": "uuid 0123456789abcdef0123456789abcdef", "format": "text"}
+    load_save_hook()(model=text, path="notes.txt", contents_manager=None)
+    assert text["content"] == "uuid 0123456789abcdef0123456789abcdef"
