@@ -203,6 +203,9 @@ def test_saving_a_lesson_in_the_lab_gives_its_widgets_the_ids_make_notebooks_wro
     model = {"type": "notebook", "content": json.loads(json.dumps(ran))}
     load_save_hook()(model=model, path="notebooks/11_chat.ipynb", contents_manager=None)
     assert nbformat.writes(nbformat.from_dict(model["content"])) == nbformat.writes(committed)
+    opened = {"type": "notebook", "content": json.loads(json.dumps(committed))}  # opened and saved, nothing run
+    load_save_hook()(model=opened, path="notebooks/11_chat.ipynb", contents_manager=None)
+    assert nbformat.writes(nbformat.from_dict(opened["content"])) == nbformat.writes(committed)
     text = {"type": "file", "content": "uuid 0123456789abcdef0123456789abcdef", "format": "text"}
     load_save_hook()(model=text, path="notes.txt", contents_manager=None)
     assert text["content"] == "uuid 0123456789abcdef0123456789abcdef"

@@ -7,12 +7,13 @@ before every notebook save, applies scripts/execute_notebooks.py's ``normalise``
 timestamps, one output per stream, the installed kernelspec). What a learner typed or ran is kept as it is.
 
 Widget state itself is not saved (labconfig/default_setting_overrides.json sets the widgets manager's ``saveState``
-to false), so the ``widgets`` metadata on disk is the committed one; it is set aside while the outputs' ids are
+to false), so the ``widgets`` metadata is the one read from disk; it is set aside while the outputs' ids are
 renamed, and put back unchanged. The settings in jupyter_server_config.json, next to this file, load as well.
 """
 
 import importlib.util
 import sys
+import uuid
 import warnings
 from pathlib import Path
 
@@ -42,8 +43,11 @@ def normalise_before_save(model, path, contents_manager, **kwargs):
     normaliser = sys.modules[HOOK_MODULE].normaliser
     notebook = nbformat.from_dict(model["content"])
     state = notebook.metadata.get("widgets", {}).get(normaliser.WIDGET_STATE, {}).get("state", {})
-    stale = _shown_ids(notebook).isdisjoint(state)  # state loaded from disk, not the live widgets: keep it as is
-    kept = notebook.metadata.pop("widgets", None) if stale else None
+    # Live widgets saved their state (saveState switched on by hand) when a kernel's random (version 4) id is in it:
+    # then normalise it all. Otherwise the state is the one read from disk: kept byte for byte, while the outputs'
+    # ids are renamed (ids already stable map to themselves, so a lesson only opened and saved is left as it was).
+    live = any(uuid.UUID(model_id).version == 4 for model_id in _shown_ids(notebook) & set(state))
+    kept = None if live else notebook.metadata.pop("widgets", None)
     normaliser.normalise(notebook, Path(path).name)
     if kept is not None:
         notebook.metadata["widgets"] = kept
