@@ -35,8 +35,9 @@ setup: $(STAMP) ## create .venv with the pinned dependencies (once; again when a
 # the printed URL (and the browser, where there is one) opens lesson 00. binder/jupyter-config (its lab settings
 # also used on Binder) turns JupyterLab's news pop-up off and widget state out of saved lessons, makes Save write a
 # lesson as `make notebooks` does (so running one leaves git status clean), encrypts the kernel's sockets, shuts
-# down kernels left idle with no tab open, and keeps the terminal to warnings and the URL to open. The workspace (which tabs were open) is this project's own, in .jupyter/workspaces, not JupyterLab's
-# shared default, so tabs of another project never reopen here.
+# down kernels left idle with no tab open, and keeps the terminal to warnings and the URL to open. The workspace
+# (which tabs were open) is this project's own, in .jupyter/workspaces, not JupyterLab's shared default, so tabs
+# of another project never reopen here.
 lessons: setup ## open JupyterLab on lesson 00 (http://127.0.0.1:8888, this machine only)
 	@# Signed for this user, so opening a lesson prints no "not trusted" warning and its outputs show as committed.
 	-@$(JUPYTER) trust $(wildcard $(LAB_ROOT)/notebooks/*.ipynb) >/dev/null
