@@ -39,6 +39,7 @@ import ipywidgets as widgets
 
 from aria_kit.agent import AutonomousAgent, Turn
 from aria_kit.interfaces import LLMProvider, MemoryRecord
+from aria_kit.offline import OfflineProvider
 from aria_kit.openai_provider import ProviderError
 
 MEMORY_ROWS = 200  # newest memories listed in the panel; a persistent store may hold thousands
@@ -54,8 +55,16 @@ _STYLES = {  # role -> inline style of its bubble; jp-* variables follow Jupyter
 }
 
 
-def describe_model(llm: LLMProvider) -> str:
-    """Plain text saying which model answers and, when offline, how to switch to a real one."""
+def describe_model(llm: LLMProvider, *, web_app: bool = False) -> str:
+    """Plain text saying which model answers and, when offline, how to switch to a real one.
+
+    In a notebook the person at the keyboard can switch (set a variable, rebuild the agent); a web app's user
+    cannot, so with ``web_app=True`` the offline line says what they can do and who sets the key, and where.
+    """
+    if web_app and isinstance(llm, OfflineProvider):
+        return (f"{llm.name}, offline. You can still chat: tell Aria something to remember, then ask for it back. "
+                "A real model is chosen by whoever runs this app: they set OPENAI_API_KEY (or OPENAI_BASE_URL for "
+                "a local server) in the terminal where they start `make app`.")
     return llm.describe()
 
 
@@ -75,7 +84,7 @@ def _memory_row(record: MemoryRecord, new: bool) -> str:
     classes = "aria-memory-row" + (" aria-memory-new" if new else "") + (" aria-memory-superseded"
                                                                          if record.superseded_by else "")
     return (f"<tr id='aria-memory-{escape(record.id)}' class='{classes}' style='vertical-align:top;{highlight}'>"
-            f"<td style='padding-right:6px'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
+            f"<td style='padding-right:6px;white-space:nowrap'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
             f"<td>{escape(record.category)}</td><td>{text}</td></tr>")
 
 
@@ -103,15 +112,16 @@ class ChatWidget:
     ``entries`` records what the transcript shows as (role, plain text) pairs,
     role being user, assistant, tools, error or notice. The widgets are
     attributes (``input``, ``send_button``, ``clear_button``, ``memory_panel``,
-    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class.
+    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class. ``web_app=True`` (the Voilà app)
+    words the model line for a web user, who cannot set environment variables.
     """
 
-    def __init__(self, agent: AutonomousAgent, *, height: str = "420px") -> None:
+    def __init__(self, agent: AutonomousAgent, *, height: str = "420px", web_app: bool = False) -> None:
         self.agent = agent
         self.entries: list[tuple[str, str]] = []
         self._known_ids: set[str] = set()
         self.model_line = widgets.HTML(f"<div style='line-height:1.4;margin:2px 0 6px'><b>Model:</b> "
-                                       f"{escape(describe_model(agent.llm))}</div>").add_class("aria-model-line")
+                                       f"{escape(describe_model(agent.llm, web_app=web_app))}</div>").add_class("aria-model-line")
         self.messages = widgets.VBox([], layout=widgets.Layout(flex="0 0 auto")).add_class("aria-messages")
         # A column-reverse scroll box around one column stays scrolled to the bottom as messages arrive,
         # with no JavaScript: ipywidgets has no "scroll to end".
@@ -148,34 +158,39 @@ class ChatWidget:
         A model-server failure (``ProviderError``) is shown in the transcript and
         its message returned, and the widget stays usable: the agent's history is
         unchanged, so the message can simply be sent again. An empty message
-        raises ``ValueError``; a bug anywhere else is shown and then raised.
+        raises ``ValueError``. Any other exception, in the turn or while the answer
+        and the memory panel are drawn after it, is shown and then raised; the box
+        and buttons are enabled again whatever happens.
         """
         if not isinstance(text, str) or not text.strip():
             raise ValueError("The message is empty: type something for the agent to answer.")
         self._add("user", text, _bubble("user", "You", text))
         self._set_busy(True)
         started = time.perf_counter()
+        status = "Something went wrong inside the kit (details above); the chat is still usable."
         try:
-            answer = self.agent.chat(text)
-        except ProviderError as exc:
-            self._add("error", str(exc), _bubble("error", "Model error", str(exc)))
-            self._set_busy(False, f"The model call failed ({exc.kind}); the message above was not added to the "
-                                  "conversation. Fix the problem the error describes, then send it again.")
-            return str(exc)
+            try:
+                answer = self.agent.chat(text)
+            except ProviderError as exc:
+                self._add("error", str(exc), _bubble("error", "Model error", str(exc)))
+                status = (f"The model call failed ({exc.kind}); the message above was not added to the "
+                          "conversation. Fix the problem the error describes, then send it again.")
+                return str(exc)
+            turn = self.agent.last_turn
+            calls = [step.detail for step in turn.steps if step.kind == "tool"] if turn is not None else []
+            if calls:
+                self._add("tools", "; ".join(f"{d['call'].name} → {d['result']}" for d in calls), _tools_html(turn))
+            self._add("assistant", answer, _bubble("assistant", self.agent.persona.name, answer))
+            stored = self.refresh_memory()
+            note = f"; new memory: {', '.join(stored)}" if stored else ""
+            status = f"Answered in {time.perf_counter() - started:.1f} s{note}."
+            return answer
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
             self._add("error", message, _bubble("error", "Error", message))
-            self._set_busy(False, "Something went wrong inside the kit (details above); the chat is still usable.")
             raise
-        turn = self.agent.last_turn
-        calls = [step.detail for step in turn.steps if step.kind == "tool"] if turn is not None else []
-        if calls:
-            self._add("tools", "; ".join(f"{d['call'].name} → {d['result']}" for d in calls), _tools_html(turn))
-        self._add("assistant", answer, _bubble("assistant", self.agent.persona.name, answer))
-        stored = self.refresh_memory()
-        note = f"; new memory: {', '.join(stored)}" if stored else ""
-        self._set_busy(False, f"Answered in {time.perf_counter() - started:.1f} s{note}.")
-        return answer
+        finally:  # whatever happened above, the person gets the controls back and a status that says what
+            self._set_busy(False, status)
 
     def clear(self) -> None:
         """Forget the conversation (transcript and the agent's history); long-term memory stays."""
