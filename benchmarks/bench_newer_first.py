@@ -1,0 +1,121 @@
+"""Benchmark: newer first for questions about what something is now, the older for the past (recency.py).
+
+    python benchmarks/bench_newer_first.py --split dev      # choose on this one, as often as you like
+    python benchmarks/bench_newer_first.py --split heldout  # report once
+
+Each shipped set is stored in one ``HybridMemory()`` (as shipped) and every question of the split is
+searched once for ``recency.WINDOW`` hits. "Before" is the plain search's top 5, "after" is
+``newer_first`` over the same hits. A question labelled ``"update": {"asks": "current"|"past",
+"newer": id, "older": id}`` in a set's ``queries.jsonl`` counts for newer first when it asks about
+now and both turns are in the top 5 with the newer above the older, and for the past when the older
+turn is in the top 5. Every question counts for capped recall@5, so the table shows what the
+reordering costs the questions it should leave alone; "reordered" is how many questions' top 5
+changed at all. The rule-built set of lesson 10 (``changing_facts``, stored append-only, every
+version a memory) is scored too: its current evidence at rank 1, before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from aria_kit.changing_facts import build_changing_facts, evaluate, ingest  # noqa: E402
+from aria_kit.datasets import DATA_DIR, list_datasets, load_dataset  # noqa: E402
+from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
+from aria_kit.measuring import bootstrap_interval, capped_recall_at_k, fill_memory, query_clusters  # noqa: E402
+from aria_kit.recency import WINDOW, newer_first  # noqa: E402
+
+K = 5
+
+
+def updates(name: str) -> dict[str, dict]:
+    """Query id -> its ``update`` label, for the questions of set ``name`` that have one."""
+    rows = (json.loads(line) for line in (DATA_DIR / name / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip())
+    return {row["id"]: row["update"] for row in rows if "update" in row}
+
+
+def share(values: list[bool]) -> str:
+    return f"{sum(values)}/{len(values)}" if values else "—"
+
+
+def interval(values: np.ndarray, clusters) -> str:
+    low, high = bootstrap_interval(values, clusters=clusters)
+    return f"{values.mean():.3f} [{low:+.3f}, {high:+.3f}]" if values.min() < 0 else \
+        f"{values.mean():.3f} [{low:.3f}, {high:.3f}]"
+
+
+def score_set(name: str, split: str) -> str:
+    """One markdown row: newer first and the past, before → after; recall@5 before, after and the difference."""
+    dataset, labels = load_dataset(name), updates(name)
+    memory = HybridMemory()
+    to_doc = fill_memory(dataset, memory)
+    queries = dataset.queries[split]
+    current, past, recall, reordered = {"before": [], "after": []}, {"before": [], "after": []}, [[], []], 0
+    for query in queries:
+        hits = memory.search(query.text, top_k=WINDOW)
+        rankings = {"before": [to_doc[h.id] for h in hits[:K]],
+                    "after": [to_doc[h.id] for h in newer_first(query.text, hits, K)]}
+        reordered += rankings["before"] != rankings["after"]
+        for side, (when, ranking) in enumerate(rankings.items()):
+            recall[side].append(capped_recall_at_k(ranking, list(query.relevant), K))
+            update = labels.get(query.id)
+            if update and update["asks"] == "current":
+                newer, older = update["newer"], update["older"]
+                current[when].append(newer in ranking and older in ranking and
+                                     ranking.index(newer) < ranking.index(older))
+            elif update:
+                past[when].append(update["older"] in ranking)
+    clusters = query_clusters(dataset, queries)
+    before, after = np.array(recall[0]), np.array(recall[1])
+    return (f"| {name} | {split} ({len(queries)}) | {share(current['before'])} → {share(current['after'])} | "
+            f"{share(past['before'])} → {share(past['after'])} | {interval(before, clusters)} | "
+            f"{interval(after, clusters)} | {interval(after - before, clusters)} | {reordered} |")
+
+
+def changing_facts_row() -> str:
+    """Lesson 10's rule-built set stored append-only: current evidence at rank 1 and stale in the top 3."""
+    versions, questions = build_changing_facts()
+    memory = HybridMemory()
+    ingest(memory, versions, "append_only")
+    plain = evaluate(memory, questions)
+    search = memory.search
+    memory.search = lambda query, top_k=3, **kw: newer_first(query, lambda k: search(query, k, **kw), top_k)
+    hooked = evaluate(memory, questions)
+    updated = [i for i, q in enumerate(questions) if q.is_update]
+
+    def counts(outcomes) -> str:
+        picked = [outcomes[i] for i in updated]
+        return (f"{sum(o.current_rank == 1 for o in picked)}/{len(picked)} at rank 1, "
+                f"{sum(o.stale_recalled for o in picked)} stale in top 3")
+    return f"| changing_facts (lesson 10, append-only, update questions) | {counts(plain)} | {counts(hooked)} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=["dev", "heldout"], required=True, help="dev to choose, heldout once")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC · {platform.system()} {platform.machine()}, "
+          f"Python {platform.python_version()} · HybridMemory() as shipped, window {WINDOW}, top {K}\n")
+    print("| set | split (questions) | newer above older, both in top 5 (current) | older in top 5 (past) | "
+          "capped recall@5 before | after | after − before | questions reordered |\n"
+          "|---|---|---|---|---:|---:|---:|---:|")
+    for name in list_datasets():
+        print(score_set(name, args.split), flush=True)
+    print("\n| rule-built set | before | after |\n|---|---|---|")
+    print(changing_facts_row())
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
