@@ -1,39 +1,47 @@
-"""What changed: when two recalled memories say different things about one subject, the newer first (lesson 10).
+"""What changed: when two recalled memories give one thing two values, the newer first (lesson 10).
 
-``newer_first(query, candidates, top_k)`` reorders a search's best ``WINDOW`` hits and returns
-the first ``top_k``. Two hits *conflict* when they are about the same thing (``conflict``: they
-share a rare word, neither repeats the other, and the newer one is worded as a change, "now",
-"instead", "went up"); then the newer (later ``memory_date``, else the higher memory number) is
-moved just above the older, unless the query asks about the past ("before", "used to",
-"originally", ``asks_about_past``): then the older goes first. The other memory of a pair moves
-down one place, so it stays in the results; hits that conflict with nothing keep their order. The
-window is fixed, so ``newer_first(q, s, 3)`` is the first three of ``newer_first(q, s, 10)``.
+``newer_first(query, candidates, top_k, embedder)`` reorders a search's best ``WINDOW`` hits and
+returns the first ``top_k``. Two hits *conflict* (``conflicts``) when they are versions of one fact:
+linked by ``supersede``; or the same statement with another value (most words shared, at most
+``VALUE_WORDS`` differ, none of them a word of the query); or, for long memories, their *key
+sentences* (each hit's sentence nearest the query) say similar things, the hits score alike and the
+newer key sentence is worded as a change ("now", "instead", "went up"). The newer (later
+``memory_date``, else the higher memory number) then moves just above the older, unless the
+query asks about the past ("before", "used to", "originally": ``asks_about_past``), when the
+older goes above the newer. The other hit moves down one place, so it stays found; hits that
+conflict with nothing keep their order. The window is fixed, so a smaller ``top_k`` is a prefix.
 
-``memory_date(metadata)`` is the day a memory was stored, read from its metadata (``"date"``, an
-ISO day written by ``clock.dated``, or the conversation log's ``"at"``). Not here: deciding which
-value is true, merging memories, or writing anything (``write_conflicts.py`` checks on write).
+``memory_date(metadata)`` is the day a memory was stored (``"date"``, written by ``clock.dated``,
+or the conversation log's ``"at"``). Not here: deciding which value is true, or writing anything.
+The thresholds were chosen on the dev splits (``benchmarks/bench_newer_first.py``).
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
+import numpy as np
+
 from aria_kit.bm25 import STOPWORDS, tokenize
-from aria_kit.interfaces import Hit
+from aria_kit.embeddings import normalize
+from aria_kit.interfaces import Embedder, Hit
 from aria_kit.memory_rules import seq_of
 
-WINDOW = 20  # hits reordered: at least twice the memory_search tool's largest top_k (10)
-RARE = 2  # a word shared by two hits marks one subject when at most this many hits of the window hold it
-PAST = re.compile(r"\b(before|used to|originally|original|previous(ly)?|at first|first (said|came|saw|started|was)|"
+WINDOW = 20  # hits reordered: twice the memory_search tool's largest top_k
+SAME_WORDS, VALUE_WORDS = 0.5, 2  # "…'s language is Rust." / "…'s language is Go.": shared ≥ half, ≤ 2 differ
+KEY_COSINE = 0.4  # key sentences this alike (centred on the window's sentences) say one thing
+CLOSE = 0.8  # and the lower fused score is at least this share of the higher
+COPY = 0.95  # key sentences more alike than this repeat each other: nothing changed
+PAST = re.compile(r"\b(before|used to|did \w+ use to|originally|original|previous(ly)?|at first|first (said|came|saw|started|was)|"
                   r"at the (start|beginning)|when (i|we|you|he|she|they) (first|started)|initially|formerly|"
                   r"back then|in the beginning|earlier)\b", re.IGNORECASE)
 CHANGE = re.compile(r"\b(now|no longer|any ?more|instead|changed|switched|moved|went (up|down)|gone (up|down)|"
                     r"has (risen|fallen|dropped|grown)|updated|latest|from now on|these days|stepped|revised|"
-                    r"not \w+ any ?more|actually)\b", re.IGNORECASE)
+                    r"actually)\b", re.IGNORECASE)
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def asks_about_past(query: str) -> bool:
@@ -53,7 +61,7 @@ def memory_date(metadata: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _newer(a: Hit, b: Hit) -> bool | None:
+def newer(a: Hit, b: Hit) -> bool | None:
     """Whether ``a`` was said after ``b``: by date when both have one and they differ, else by memory number."""
     day_a, day_b = memory_date(a.metadata), memory_date(b.metadata)
     if day_a and day_b and day_a != day_b:
@@ -62,32 +70,52 @@ def _newer(a: Hit, b: Hit) -> bool | None:
     return None if seq_a is None or seq_b is None or seq_a == seq_b else seq_a > seq_b
 
 
-def conflict(older: Hit, newer: Hit, words: Mapping[str, set[str]], counts: Counter) -> bool:
-    """Whether ``newer`` may state a new value of what ``older`` says: one subject, two wordings, a change."""
-    if newer.supersedes == older.id or older.superseded_by == newer.id:
-        return True  # linked by supersede (history hits): known to be two versions of one fact
-    shared = words[older.id] & words[newer.id]
-    if not any(counts[word] <= RARE for word in shared):
-        return False
-    if words[older.id] <= words[newer.id] or words[newer.id] <= words[older.id]:
+class KeySentences:
+    """Each hit's sentence nearest the query, as text and as a vector centred on all the hits' sentences."""
+
+    def __init__(self, query: str, hits: Sequence[Hit], embedder: Embedder) -> None:
+        split = [SENTENCE_END.split(hit.text.strip()) or [hit.text] for hit in hits]
+        vectors = normalize(np.asarray(embedder.embed([query] + [s for part in split for s in part]), np.float32))
+        # Static embeddings share one large direction; without it, "about Kenji" stops looking like "one fact".
+        vectors = normalize(vectors - vectors[1:].mean(axis=0))
+        self.text, self.vector, start = {}, {}, 1
+        for hit, part in zip(hits, split):
+            block = vectors[start:start + len(part)]
+            best = int(np.argmax(block @ vectors[0]))
+            self.text[hit.id], self.vector[hit.id] = part[best], block[best]
+            start += len(part)
+
+
+def conflicts(older: Hit, later: Hit, query_words: set[str], keys: KeySentences) -> bool:
+    """Whether ``later`` may give a new value of what ``older`` says (see the module docstring for the three ways)."""
+    if later.supersedes == older.id or older.superseded_by == later.id:
+        return True
+    old_words, new_words = (set(tokenize(h.text, STOPWORDS, stem=True)) for h in (older, later))
+    if old_words <= new_words or new_words <= old_words:
         return False  # one repeats the other (a quote, a duplicate): nothing changed
-    return CHANGE.search(newer.text) is not None
+    differ = old_words ^ new_words
+    if (len(old_words & new_words) >= SAME_WORDS * len(old_words | new_words) and len(differ) <= VALUE_WORDS
+            and not differ & query_words):
+        return True  # the same statement with another value
+    alike = float(keys.vector[older.id] @ keys.vector[later.id])
+    scores = sorted((older.score, later.score))
+    return (KEY_COSINE <= alike < COPY and scores[0] >= CLOSE * scores[1]
+            and CHANGE.search(keys.text[later.id]) is not None)
 
 
-def reorder(query: str, hits: Sequence[Hit]) -> list[Hit]:
+def reorder(query: str, hits: Sequence[Hit], embedder: Embedder) -> list[Hit]:
     """``hits`` (best first) with each conflicting pair's newer hit just above the older (the older, for the past)."""
-    words = {hit.id: set(tokenize(hit.text, STOPWORDS, stem=True)) for hit in hits}
-    counts = Counter(word for hit in hits for word in words[hit.id])
-    past, order, moved = asks_about_past(query), list(hits), set()
-    place = 0
+    if len(hits) < 2:
+        return list(hits)
+    keys, query_words = KeySentences(query, hits, embedder), set(tokenize(query, STOPWORDS, stem=True))
+    past, order, moved, place = asks_about_past(query), list(hits), set(), 0
     while place < len(order):
         upper = order[place]
         for lower in order[place + 1:]:
-            newer = _newer(lower, upper)
-            if lower.id in moved or newer is None or newer == past:
-                continue
-            pair = (upper, lower) if newer else (lower, upper)  # (older, newer)
-            if conflict(*pair, words, counts):
+            later = newer(lower, upper)
+            if lower.id in moved or later is None or later == past:
+                continue  # only a hit that should go first moves, and each hit moves once
+            if conflicts(*((upper, lower) if later else (lower, upper)), query_words, keys):
                 order.remove(lower)
                 order.insert(place, lower)  # above `upper`, which moves down one place and stays in the results
                 moved.add(lower.id)
@@ -97,11 +125,13 @@ def reorder(query: str, hits: Sequence[Hit]) -> list[Hit]:
     return order
 
 
-def newer_first(query: str, candidates: Sequence[Hit] | Callable[[int], Sequence[Hit]], top_k: int) -> list[Hit]:
+def newer_first(query: str, candidates: Sequence[Hit] | Callable[[int], Sequence[Hit]], top_k: int,
+                embedder: Embedder) -> list[Hit]:
     """The ``top_k`` best hits after ``reorder`` of the first ``WINDOW``.
 
     ``candidates`` is a list of hits, best first (at least ``max(top_k, WINDOW)`` of them, or all there are), or a
     function that returns that many for a given count, such as ``lambda k: memory.search(query, k)``.
+    ``embedder`` finds each hit's key sentence (the memory's own embedder).
     """
     hits = list(candidates(max(top_k, WINDOW)) if callable(candidates) else candidates)
-    return (reorder(query, hits[:WINDOW]) + hits[WINDOW:])[:top_k]
+    return (reorder(query, hits[:WINDOW], embedder) + hits[WINDOW:])[:top_k]

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import pytest
 
+from aria_kit.embeddings import default_embedder
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Hit
 from aria_kit.recency import WINDOW, asks_about_past, memory_date, newer_first, reorder
 
-OLD = "Marek sent the quote through this morning: £14,200 all in, including the plastering."
-NEW = "Bad news on the money side: the total for the job Marek is doing went up to £16,950 now."
-OTHER = "We ordered a deep Belfast sink, which felt extravagant."
+EMBEDDER = default_embedder()
+RUST, GO = "Alice's favourite programming language is Rust.", "Alice's favourite programming language is Go."
+PINK = "Nadia is on pink band reading books at the moment, which the teacher says is fine. The school run was chaos."
+BLUE = "Good news from parents' evening: Nadia has moved up to blue band books already. We celebrated with pancakes."
+FILLER = ["The neighbours' cat has adopted our garden.", "I donated a bag of clothes to the charity shop.",
+          "Work was quiet, so I left early for once.", "The boiler is making that noise again.",
+          "We watched a film about penguins on Sunday.", "My sister is visiting at the weekend.",
+          "I keep forgetting to water the plants.", "The bus was late twice this week."]
 
 
 def hit(seq: int, text: str, score: float, **metadata) -> Hit:
@@ -21,67 +27,84 @@ def ids(hits) -> list[str]:
     return [h.id for h in hits]
 
 
-CANDIDATES = [hit(2, OLD, 0.9), hit(3, OTHER, 0.8), hit(9, NEW, 0.7), hit(4, "Marek came round on Monday.", 0.6)]
+FACTS = [hit(2, RUST, 0.9), hit(3, "Alice prefers concise answers.", 0.6), hit(9, GO, 0.5), hit(4, "Bob likes tea.", 0.3)]
+# a long-turn pair: the older turn ranks first, the newer is three places down and says what changed
+TURNS = ([hit(2, PINK, 0.9)] + [hit(10 + i, text, 0.88 - i / 100) for i, text in enumerate(FILLER[:3])]
+         + [hit(40, BLUE, 0.8)] + [hit(20 + i, text, 0.7 - i / 100) for i, text in enumerate(FILLER[3:])])
 
 
-def test_a_question_about_the_current_value_gets_the_newer_memory_above_the_older():
-    order = ids(newer_first("How much is the kitchen with Marek going to cost us now?", CANDIDATES, 3))
-    assert order == ["mem_0009", "mem_0002", "mem_0003"]  # the older stays, one place down
+def test_a_question_about_the_current_value_gets_the_newer_statement_above_the_older():
+    order = ids(newer_first("What is Alice's favourite programming language?", FACTS, 3, EMBEDDER))
+    assert order == ["mem_0009", "mem_0002", "mem_0003"]  # the older stays found, one place down
 
 
-def test_a_question_about_the_past_keeps_the_older_memory_first():
-    hits = newer_first("What was Marek's original quote before the damp turned up?", CANDIDATES, 3)
-    assert ids(hits) == ["mem_0002", "mem_0003", "mem_0009"]
+def test_a_question_about_the_past_keeps_the_older_statement_first():
+    order = ids(newer_first("What was Alice's favourite programming language before?", FACTS, 3, EMBEDDER))
+    assert order == ["mem_0002", "mem_0003", "mem_0009"]
 
 
-def test_a_question_about_the_past_moves_the_older_memory_above_the_newer():
-    newer_on_top = [CANDIDATES[2], CANDIDATES[1], CANDIDATES[0]]
-    assert ids(newer_first("What did Marek quote at first?", newer_on_top, 2)) == ["mem_0009", "mem_0002"]
+def test_a_question_about_the_past_moves_the_older_statement_above_the_newer():
+    newer_on_top = [FACTS[2], FACTS[1], FACTS[0]]
+    order = ids(newer_first("Which language did Alice like at first?", newer_on_top, 2, EMBEDDER))
+    assert order == ["mem_0002", "mem_0009"]
+
+
+def test_a_long_turn_that_says_what_changed_goes_above_the_turn_it_updates():
+    assert ids(reorder("What reading band is Nadia on now?", TURNS, EMBEDDER))[:2] == ["mem_0040", "mem_0002"]
+    assert reorder("What reading band was Nadia on before parents' evening?", TURNS, EMBEDDER) == TURNS
 
 
 def test_hits_that_conflict_with_nothing_keep_their_identical_order():
-    plain = [hit(5, "Alice likes Rust.", 0.9), hit(1, "The deadline is Friday.", 0.5),
-             hit(7, "Bob moved to Lisbon now.", 0.4), hit(3, "Order 4821 shipped.", 0.3)]
-    assert reorder("what changed now?", plain) == plain
+    plain = [hit(5, "Alice likes Rust.", 0.9), hit(1, "The deadline is Friday.", 0.85),
+             hit(7, "Bob has moved to Lisbon now.", 0.8), hit(3, "Order 4821 shipped.", 0.75)]
+    assert reorder("what has changed now?", plain, EMBEDDER) == plain
+    assert reorder("Where does Alice live now?", [hit(1, FILLER[0], 0.9)] + TURNS, EMBEDDER)[0].id == "mem_0001"
+
+
+def test_statements_about_two_people_are_not_one_fact():
+    bruno = hit(12, "Bruno's favourite programming language is Zig.", 0.7)
+    order = [FACTS[0], bruno]
+    assert reorder("What is Alice's favourite programming language?", order, EMBEDDER) == order
 
 
 def test_a_newer_memory_that_repeats_the_older_word_for_word_is_not_a_change():
-    quote = hit(8, OLD + " That is now settled.", 0.5)
-    assert ids(reorder("how much now?", [hit(2, OLD, 0.9), quote])) == ["mem_0002", "mem_0008"]
+    repeat = hit(8, RUST + " Noted now.", 0.85)
+    assert ids(reorder("Which language does Alice like now?", [FACTS[0], repeat], EMBEDDER)) == ["mem_0002", "mem_0008"]
 
 
 def test_dates_decide_which_is_newer_when_both_memories_have_one():
-    older_by_date = hit(9, NEW, 0.9, date="2026-01-05")
-    newer_by_date = hit(2, OLD.replace("this morning", "now"), 0.8, date="2026-02-01")
-    assert ids(reorder("What does the job cost?", [older_by_date, newer_by_date])) == ["mem_0002", "mem_0009"]
+    go_said_first = hit(9, GO, 0.9, date="2026-01-05")
+    rust_said_later = hit(2, RUST, 0.8, date="2026-02-01")
+    order = reorder("What is Alice's favourite programming language?", [go_said_first, rust_said_later], EMBEDDER)
+    assert ids(order) == ["mem_0002", "mem_0009"]
 
 
 def test_memories_linked_by_supersede_are_versions_of_one_fact_whatever_their_words():
     old = Hit("mem_0001", "Rust.", {}, 0.9, 0.9, 1.0, superseded_by="mem_0004")
-    new = Hit("mem_0004", "Alice's language is Go.", {}, 0.5, 0.5, 1.0, supersedes="mem_0001")
-    assert ids(reorder("Which language does Alice use?", [old, new])) == ["mem_0004", "mem_0001"]
+    new = Hit("mem_0004", "Alice writes Go these days.", {}, 0.5, 0.5, 1.0, supersedes="mem_0001")
+    assert ids(reorder("Which language does Alice use?", [old, new], EMBEDDER)) == ["mem_0004", "mem_0001"]
 
 
 def test_the_window_is_fixed_so_a_smaller_top_k_is_a_prefix_of_a_larger_one():
-    filler = [hit(100 + n, f"Unrelated turn number {n} about gardening.", 0.5 - n / 100) for n in range(30)]
-    candidates = CANDIDATES + filler
+    candidates = FACTS + [hit(100 + n, f"Unrelated turn number {n} about gardening.", 0.2 - n / 1000) for n in range(30)]
     calls = []
 
     def search(k: int) -> list[Hit]:
         calls.append(k)
         return candidates[:k]
 
-    query = "What's the latest total for Marek's job?"
-    assert newer_first(query, search, 3) == newer_first(query, candidates, 30)[:3]
-    assert calls == [WINDOW]  # asks for the window, not just the top 3
+    query = "What is Alice's favourite programming language?"
+    assert newer_first(query, search, 3, EMBEDDER) == newer_first(query, candidates, 30, EMBEDDER)[:3]
+    assert calls == [WINDOW]  # it asks for the window, not just the top 3
 
 
-def test_newer_first_over_a_real_memory_finds_the_newer_statement_first():
+def test_over_a_real_memory_the_newer_fact_comes_first_where_plain_search_put_the_older():
     memory = HybridMemory()
-    memory.store_many([OLD, OTHER, "Marek came round on Monday to measure up.", NEW])
-    hits = newer_first("How much is the kitchen with Marek going to cost us now?",
-                       lambda k: memory.search("How much is the kitchen with Marek going to cost us now?", k), 2)
-    assert ids(hits)[0] == "mem_0004"
+    memory.store_many([RUST, "Alice prefers concise answers.", "Alice has a meeting on Friday.", GO[:-1] + " now."])
+    question = "What is Alice's favourite programming language?"
+    assert ids(memory.search(question, 2))[0] == "mem_0001"  # plain search: the stale fact first
+    assert ids(newer_first(question, lambda k: memory.search(question, k), 2, memory.embedder)) == [
+        "mem_0004", "mem_0001"]
 
 
 @pytest.mark.parametrize("query", ["What was the quote before the damp?", "What did I use to weigh?",
@@ -91,7 +114,8 @@ def test_questions_about_the_past_are_recognised(query):
     assert asks_about_past(query)
 
 
-@pytest.mark.parametrize("query", ["How much is it now?", "What's the current total?", "How heavy is Luna?"])
+@pytest.mark.parametrize("query", ["How much is it now?", "What's the current total?", "How heavy is Luna?",
+                                   "What do I use to clean the oven?"])
 def test_questions_about_the_present_are_not_taken_for_the_past(query):
     assert not asks_about_past(query)
 
