@@ -19,6 +19,7 @@ The thresholds were chosen on the dev splits (``benchmarks/bench_newer_first.py`
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -42,6 +43,8 @@ CHANGE = re.compile(r"\b(now|no longer|any ?more|instead|changed|switched|moved|
                     r"has (risen|fallen|dropped|grown)|updated|latest|from now on|these days|stepped|revised|"
                     r"actually)\b", re.IGNORECASE)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+CACHED = 50_000  # sentence vectors kept per embedder (a memory's turns are searched again and again)
+_VECTORS: weakref.WeakKeyDictionary[Embedder, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
 
 
 def asks_about_past(query: str) -> bool:
@@ -71,11 +74,12 @@ def newer(a: Hit, b: Hit) -> bool | None:
 
 
 class KeySentences:
-    """Each hit's sentence nearest the query, as text and as a vector centred on all the hits' sentences."""
+    """Each hit's words, and its sentence nearest the query as text and as a vector centred on all the hits' sentences."""
 
     def __init__(self, query: str, hits: Sequence[Hit], embedder: Embedder) -> None:
+        self.words = {hit.id: set(tokenize(hit.text, STOPWORDS, stem=True)) for hit in hits}
         split = [SENTENCE_END.split(hit.text.strip()) or [hit.text] for hit in hits]
-        vectors = normalize(np.asarray(embedder.embed([query] + [s for part in split for s in part]), np.float32))
+        vectors = normalize(_embedded(embedder, [query] + [s for part in split for s in part]))
         # Static embeddings share one large direction; without it, "about Kenji" stops looking like "one fact".
         vectors = normalize(vectors - vectors[1:].mean(axis=0))
         self.text, self.vector, start = {}, {}, 1
@@ -86,11 +90,25 @@ class KeySentences:
             start += len(part)
 
 
+def _embedded(embedder: Embedder, sentences: list[str]) -> np.ndarray:
+    """The embedder's vectors for ``sentences``, each embedded once (the query, first, always: it is new)."""
+    try:
+        known = _VECTORS.setdefault(embedder, {})
+    except TypeError:  # an embedder that cannot be a dictionary key (it defines __eq__ only): no cache
+        known = {}
+    if len(known) > CACHED:
+        known.clear()
+    missing = list(dict.fromkeys(s for s in sentences[1:] if s not in known))
+    fresh = np.asarray(embedder.embed([sentences[0], *missing]), dtype=np.float32)
+    known.update(zip(missing, fresh[1:]))
+    return np.stack([fresh[0], *(known[s] for s in sentences[1:])])
+
+
 def conflicts(older: Hit, later: Hit, query_words: set[str], keys: KeySentences) -> bool:
     """Whether ``later`` may give a new value of what ``older`` says (see the module docstring for the three ways)."""
     if later.supersedes == older.id or older.superseded_by == later.id:
         return True
-    old_words, new_words = (set(tokenize(h.text, STOPWORDS, stem=True)) for h in (older, later))
+    old_words, new_words = keys.words[older.id], keys.words[later.id]
     if old_words <= new_words or new_words <= old_words:
         return False  # one repeats the other (a quote, a duplicate): nothing changed
     differ = old_words ^ new_words

@@ -5,19 +5,19 @@
 
 Each shipped set is stored in one ``HybridMemory()`` (as shipped) and every question of the split is
 searched once for ``recency.WINDOW`` hits. "Before" is the plain search's top 5, "after" is
-``newer_first`` over the same hits. A question labelled ``"update": {"asks": "current"|"past",
-"newer": id, "older": id}`` in a set's ``queries.jsonl`` counts for newer first when it asks about
+``newer_first`` over the same hits. A question with an ``update`` (``datasets.ValueUpdate``: asks "current" or
+"past", the newer and the older turn) counts for newer first when it asks about
 now and both turns are in the top 5 with the newer above the older, and for the past when the older
 turn is in the top 5 (a second count for now: the newer in the top 5 with the older not above it). Every question counts for capped recall@5, so the table shows what the
 reordering costs the questions it should leave alone; "reordered" is how many questions' top 5
-changed at all. The rule-built set of lesson 10 (``changing_facts``, stored append-only, every
+changed at all, and "ms per search" what ``newer_first`` adds to one. ``--thread-window 0`` measures on a
+memory without thread context (how the hook fares when retrieval differs). The rule-built set of lesson 10 (``changing_facts``, stored append-only, every
 version a memory) is scored too: its current evidence at rank 1, before and after.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -29,19 +29,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aria_kit.changing_facts import build_changing_facts, evaluate, ingest  # noqa: E402
-from aria_kit.datasets import DATA_DIR, list_datasets, load_dataset  # noqa: E402
+from aria_kit.datasets import list_datasets, load_dataset  # noqa: E402
 from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
 from aria_kit.measuring import bootstrap_interval, capped_recall_at_k, fill_memory, query_clusters  # noqa: E402
 from aria_kit.recency import WINDOW, newer_first  # noqa: E402
 
 K = 5
-
-
-def updates(name: str) -> dict[str, dict]:
-    """Query id -> its ``update`` label, for the questions of set ``name`` that have one."""
-    rows = (json.loads(line) for line in (DATA_DIR / name / "queries.jsonl").read_text(encoding="utf-8").splitlines()
-            if line.strip())
-    return {row["id"]: row["update"] for row in rows if "update" in row}
 
 
 def share(values: list[bool]) -> str:
@@ -54,36 +47,39 @@ def interval(values: np.ndarray, clusters) -> str:
         f"{values.mean():.3f} [{low:.3f}, {high:.3f}]"
 
 
-def score_set(name: str, split: str) -> str:
+def score_set(name: str, split: str, thread_window: int | None) -> str:
     """One markdown row: newer first and the past, before → after; recall@5 before, after and the difference."""
-    dataset, labels = load_dataset(name), updates(name)
-    memory = HybridMemory()
+    dataset = load_dataset(name)
+    memory = HybridMemory() if thread_window is None else HybridMemory(thread_window=thread_window)
     to_doc = fill_memory(dataset, memory)
-    queries = dataset.queries[split]
+    queries, spent = dataset.queries[split], 0.0
     current, found, past = ({"before": [], "after": []} for _ in range(3))
     recall, reordered = [[], []], 0
     for query in queries:
         hits = memory.search(query.text, top_k=WINDOW)
-        rankings = {"before": [to_doc[h.id] for h in hits[:K]],
-                    "after": [to_doc[h.id] for h in newer_first(query.text, hits, K, memory.embedder)]}
+        start = time.perf_counter()
+        reordered_hits = newer_first(query.text, hits, K, memory.embedder)
+        spent += time.perf_counter() - start
+        rankings = {"before": [to_doc[h.id] for h in hits[:K]], "after": [to_doc[h.id] for h in reordered_hits]}
         reordered += rankings["before"] != rankings["after"]
         for side, (when, ranking) in enumerate(rankings.items()):
             recall[side].append(capped_recall_at_k(ranking, list(query.relevant), K))
-            update = labels.get(query.id)
-            if update and update["asks"] == "current":
-                newer, older = update["newer"], update["older"]
+            update = query.update
+            if update and update.asks == "current":
+                newer, older = update.newer, update.older
                 current[when].append(newer in ranking and older in ranking and
                                      ranking.index(newer) < ranking.index(older))
                 found[when].append(newer in ranking and (older not in ranking or
                                                          ranking.index(newer) < ranking.index(older)))
             elif update:
-                past[when].append(update["older"] in ranking)
+                past[when].append(update.older in ranking)
     clusters = query_clusters(dataset, queries)
     before, after = np.array(recall[0]), np.array(recall[1])
     return (f"| {name} | {split} ({len(queries)}) | {share(current['before'])} → {share(current['after'])} | "
             f"{share(found['before'])} → {share(found['after'])} | "
             f"{share(past['before'])} → {share(past['after'])} | {interval(before, clusters)} | "
-            f"{interval(after, clusters)} | {interval(after - before, clusters)} | {reordered} |")
+            f"{interval(after, clusters)} | {interval(after - before, clusters)} | {reordered} | "
+            f"{1000 * spent / len(queries):.1f} |")
 
 
 def changing_facts_row() -> str:
@@ -108,15 +104,17 @@ def changing_facts_row() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=["dev", "heldout"], required=True, help="dev to choose, heldout once")
+    parser.add_argument("--thread-window", type=int, help="HybridMemory(thread_window=N) instead of the default")
     args = parser.parse_args()
     started = time.perf_counter()
     print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC · {platform.system()} {platform.machine()}, "
-          f"Python {platform.python_version()} · HybridMemory() as shipped, window {WINDOW}, top {K}\n")
+          f"Python {platform.python_version()} · HybridMemory("
+          f"{'' if args.thread_window is None else f'thread_window={args.thread_window}'}), window {WINDOW}, top {K}\n")
     print("| set | split (questions) | current: newer above older, both in top 5 | current: newer in top 5, no older "
-          "above it | past: older in top 5 | capped recall@5 before | after | after − before | questions reordered |\n"
-          "|---|---|---|---|---|---:|---:|---:|---:|")
+          "above it | past: older in top 5 | capped recall@5 before | after | after − before | questions reordered | ms per search |\n"
+          "|---|---|---|---|---|---:|---:|---:|---:|---:|")
     for name in list_datasets():
-        print(score_set(name, args.split), flush=True)
+        print(score_set(name, args.split, args.thread_window), flush=True)
     print("\n| rule-built set | before | after |\n|---|---|---|")
     print(changing_facts_row())
     print(f"\n({time.perf_counter() - started:.0f} s)")

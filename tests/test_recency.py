@@ -6,7 +6,7 @@ import pytest
 
 from aria_kit.embeddings import default_embedder
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.interfaces import Hit
+from aria_kit.interfaces import Embedder, Hit
 from aria_kit.recency import WINDOW, asks_about_past, memory_date, newer_first, reorder
 
 EMBEDDER = default_embedder()
@@ -128,3 +128,21 @@ def test_questions_about_the_present_are_not_taken_for_the_past(query):
 ])
 def test_a_memory_date_is_read_from_its_metadata_or_is_none(metadata, day):
     assert memory_date(metadata) == day
+
+
+def test_each_sentence_is_embedded_once_however_often_it_is_recalled():
+    class Counting(Embedder):
+        name, dim = "counting", EMBEDDER.dim
+
+        def __init__(self) -> None:
+            self.texts: list[str] = []
+
+        def embed(self, texts):
+            self.texts += list(texts)
+            return EMBEDDER.embed(texts)
+
+    counting = Counting()
+    first = reorder("What reading band is Nadia on now?", TURNS, counting)
+    embedded = len(counting.texts)
+    assert reorder("What reading band is Nadia on now?", TURNS, counting) == first
+    assert len(counting.texts) == embedded + 1  # the second search embeds only its query
