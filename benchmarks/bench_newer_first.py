@@ -10,7 +10,8 @@ searched once for ``recency.WINDOW`` hits. "Before" is the plain search's top 5,
 now and both turns are in the top 5 with the newer above the older, and for the past when the older
 turn is in the top 5 (a second count for now: the newer in the top 5 with the older not above it). Every question counts for capped recall@5, so the table shows what the
 reordering costs the questions it should leave alone; "reordered" is how many questions' top 5
-changed at all, and "ms per search" what ``newer_first`` adds to one. ``--thread-window 0`` measures on a
+changed at all, "both turns in the top 20" how many current questions any reordering could serve, and
+"ms per search" what ``newer_first`` adds to one. ``--thread-window 0`` measures on a
 memory without thread context (how the hook fares when retrieval differs). The rule-built set of lesson 10 (``changing_facts``, stored append-only, every
 version a memory) is scored too: its current evidence at rank 1, before and after.
 """
@@ -54,7 +55,7 @@ def score_set(name: str, split: str, thread_window: int | None) -> str:
     to_doc = fill_memory(dataset, memory)
     queries, spent = dataset.queries[split], 0.0
     current, found, past = ({"before": [], "after": []} for _ in range(3))
-    recall, reordered = [[], []], 0
+    recall, reordered, reachable = [[], []], 0, []
     for query in queries:
         hits = memory.search(query.text, top_k=WINDOW)
         start = time.perf_counter()
@@ -62,6 +63,9 @@ def score_set(name: str, split: str, thread_window: int | None) -> str:
         spent += time.perf_counter() - start
         rankings = {"before": [to_doc[h.id] for h in hits[:K]], "after": [to_doc[h.id] for h in reordered_hits]}
         reordered += rankings["before"] != rankings["after"]
+        window = {to_doc[h.id] for h in hits}
+        if query.update and query.update.asks == "current":  # what any reordering of the window can reach
+            reachable.append({query.update.newer, query.update.older} <= window)
         for side, (when, ranking) in enumerate(rankings.items()):
             recall[side].append(capped_recall_at_k(ranking, list(query.relevant), K))
             update = query.update
@@ -75,7 +79,8 @@ def score_set(name: str, split: str, thread_window: int | None) -> str:
                 past[when].append(update.older in ranking)
     clusters = query_clusters(dataset, queries)
     before, after = np.array(recall[0]), np.array(recall[1])
-    return (f"| {name} | {split} ({len(queries)}) | {share(current['before'])} → {share(current['after'])} | "
+    return (f"| {name} | {split} ({len(queries)}) | {share(reachable)} | "
+            f"{share(current['before'])} → {share(current['after'])} | "
             f"{share(found['before'])} → {share(found['after'])} | "
             f"{share(past['before'])} → {share(past['after'])} | {interval(before, clusters)} | "
             f"{interval(after, clusters)} | {interval(after - before, clusters)} | {reordered} | "
@@ -110,9 +115,9 @@ def main() -> None:
     print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC · {platform.system()} {platform.machine()}, "
           f"Python {platform.python_version()} · HybridMemory("
           f"{'' if args.thread_window is None else f'thread_window={args.thread_window}'}), window {WINDOW}, top {K}\n")
-    print("| set | split (questions) | current: newer above older, both in top 5 | current: newer in top 5, no older "
+    print(f"| set | split (questions) | current: both turns in the top {WINDOW} | current: newer above older, both in top 5 | current: newer in top 5, no older "
           "above it | past: older in top 5 | capped recall@5 before | after | after − before | questions reordered | ms per search |\n"
-          "|---|---|---|---|---|---:|---:|---:|---:|---:|")
+          "|---|---|---|---|---|---|---:|---:|---:|---:|---:|")
     for name in list_datasets():
         print(score_set(name, args.split, args.thread_window), flush=True)
     print("\n| rule-built set | before | after |\n|---|---|---|")
