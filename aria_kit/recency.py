@@ -74,10 +74,9 @@ def newer(a: Hit, b: Hit) -> bool | None:
 
 
 class KeySentences:
-    """Each hit's words, and its sentence nearest the query as text and as a vector centred on all the hits' sentences."""
+    """Each hit's sentence nearest the query, as text and as a vector centred on all the hits' sentences."""
 
     def __init__(self, query: str, hits: Sequence[Hit], embedder: Embedder) -> None:
-        self.words = {hit.id: set(tokenize(hit.text, STOPWORDS, stem=True)) for hit in hits}
         split = [SENTENCE_END.split(hit.text.strip()) or [hit.text] for hit in hits]
         vectors = normalize(_embedded(embedder, [query] + [s for part in split for s in part]))
         # Static embeddings share one large direction; without it, "about Kenji" stops looking like "one fact".
@@ -104,28 +103,36 @@ def _embedded(embedder: Embedder, sentences: list[str]) -> np.ndarray:
     return np.stack([fresh[0], *(known[s] for s in sentences[1:])])
 
 
-def conflicts(older: Hit, later: Hit, query_words: set[str], keys: KeySentences) -> bool:
+def conflicts(older: Hit, later: Hit, query_words: set[str], keys: KeySentences | None,
+              words: Mapping[str, set[str]]) -> bool:
     """Whether ``later`` may give a new value of what ``older`` says (see the module docstring for the three ways)."""
     if later.supersedes == older.id or older.superseded_by == later.id:
         return True
-    old_words, new_words = keys.words[older.id], keys.words[later.id]
+    old_words, new_words = words[older.id], words[later.id]
     if old_words <= new_words or new_words <= old_words:
         return False  # one repeats the other (a quote, a duplicate): nothing changed
     differ = old_words ^ new_words
     if (len(old_words & new_words) >= SAME_WORDS * len(old_words | new_words) and len(differ) <= VALUE_WORDS
             and not differ & query_words):
         return True  # the same statement with another value
+    if keys is None:
+        return False  # no embedder: no key sentences to compare
     alike = float(keys.vector[older.id] @ keys.vector[later.id])
     scores = sorted((older.score, later.score))
     return (KEY_COSINE <= alike < COPY and scores[0] >= CLOSE * scores[1]
             and CHANGE.search(keys.text[later.id]) is not None)
 
 
-def reorder(query: str, hits: Sequence[Hit], embedder: Embedder) -> list[Hit]:
-    """``hits`` (best first) with each conflicting pair's newer hit just above the older (the older, for the past)."""
+def reorder(query: str, hits: Sequence[Hit], embedder: Embedder | None) -> list[Hit]:
+    """``hits`` (best first) with each conflicting pair's newer hit just above the older (the older, for the past).
+
+    Without an ``embedder`` only linked versions and same statements with another value count as conflicts.
+    """
     if len(hits) < 2:
         return list(hits)
-    keys, query_words = KeySentences(query, hits, embedder), set(tokenize(query, STOPWORDS, stem=True))
+    keys = KeySentences(query, hits, embedder) if embedder is not None else None
+    words = {hit.id: set(tokenize(hit.text, STOPWORDS, stem=True)) for hit in hits}
+    query_words = set(tokenize(query, STOPWORDS, stem=True))
     past, order, moved, place = asks_about_past(query), list(hits), set(), 0
     while place < len(order):
         upper = order[place]
@@ -133,7 +140,7 @@ def reorder(query: str, hits: Sequence[Hit], embedder: Embedder) -> list[Hit]:
             later = newer(lower, upper)
             if lower.id in moved or later is None or later == past:
                 continue  # only a hit that should go first moves, and each hit moves once
-            if conflicts(*((upper, lower) if later else (lower, upper)), query_words, keys):
+            if conflicts(*((upper, lower) if later else (lower, upper)), query_words, keys, words):
                 order.remove(lower)
                 order.insert(place, lower)  # above `upper`, which moves down one place and stays in the results
                 moved.add(lower.id)
@@ -144,12 +151,12 @@ def reorder(query: str, hits: Sequence[Hit], embedder: Embedder) -> list[Hit]:
 
 
 def newer_first(query: str, candidates: Sequence[Hit] | Callable[[int], Sequence[Hit]], top_k: int,
-                embedder: Embedder) -> list[Hit]:
+                embedder: Embedder | None = None) -> list[Hit]:
     """The ``top_k`` best hits after ``reorder`` of the first ``WINDOW``.
 
     ``candidates`` is a list of hits, best first (at least ``max(top_k, WINDOW)`` of them, or all there are), or a
     function that returns that many for a given count, such as ``lambda k: memory.search(query, k)``.
-    ``embedder`` finds each hit's key sentence (the memory's own embedder).
+    ``embedder`` (the memory's own) finds each hit's key sentence; without one, long turns are never paired.
     """
     hits = list(candidates(max(top_k, WINDOW)) if callable(candidates) else candidates)
     return (reorder(query, hits[:WINDOW], embedder) + hits[WINDOW:])[:top_k]

@@ -146,3 +146,8 @@ def test_each_sentence_is_embedded_once_however_often_it_is_recalled():
     embedded = len(counting.texts)
     assert reorder("What reading band is Nadia on now?", TURNS, counting) == first
     assert len(counting.texts) == embedded + 1  # the second search embeds only its query
+
+
+def test_without_an_embedder_only_same_statements_and_linked_versions_are_paired():
+    assert ids(newer_first("What is Alice's favourite programming language?", FACTS, 2)) == ["mem_0009", "mem_0002"]
+    assert reorder("What reading band is Nadia on now?", TURNS, None) == TURNS
