@@ -36,9 +36,9 @@ SAME_WORDS, VALUE_WORDS = 0.5, 2  # "…'s language is Rust." / "…'s language 
 KEY_COSINE = 0.4  # key sentences this alike (centred on the window's sentences) say one thing
 CLOSE = 0.8  # and the lower fused score is at least this share of the higher
 COPY = 0.95  # key sentences more alike than this repeat each other: nothing changed
-PAST = re.compile(r"\b(before|used to|did \w+ use to|originally|original|previous(ly)?|at first|first (said|came|saw|started|was)|"
-                  r"at the (start|beginning)|when (i|we|you|he|she|they) (first|started)|initially|formerly|"
-                  r"back then|in the beginning|earlier)\b", re.IGNORECASE)
+PAST = re.compile(r"\b(before|used to|did \w+ use to|originally|original|previous(ly)?|at first|"
+                  r"first (said|came|saw|started|was)|at the (start|beginning)|when (i|we|you|he|she|they) "
+                  r"(first|started)|initially|formerly|back then|in the beginning|earlier)\b", re.IGNORECASE)
 CHANGE = re.compile(r"\b(now|no longer|any ?more|instead|changed|switched|moved|went (up|down)|gone (up|down)|"
                     r"has (risen|fallen|dropped|grown)|updated|latest|from now on|these days|stepped|revised|"
                     r"actually)\b", re.IGNORECASE)

@@ -3,17 +3,17 @@
     python benchmarks/bench_newer_first.py --split dev      # choose on this one, as often as you like
     python benchmarks/bench_newer_first.py --split heldout  # report once
 
-Each shipped set is stored in one ``HybridMemory()`` (as shipped) and every question of the split is
-searched once for ``recency.WINDOW`` hits. "Before" is the plain search's top 5, "after" is
-``newer_first`` over the same hits. A question with an ``update`` (``datasets.ValueUpdate``: asks "current" or
-"past", the newer and the older turn) counts for newer first when it asks about
-now and both turns are in the top 5 with the newer above the older, and for the past when the older
-turn is in the top 5 (a second count for now: the newer in the top 5 with the older not above it). Every question counts for capped recall@5, so the table shows what the
-reordering costs the questions it should leave alone; "reordered" is how many questions' top 5
-changed at all, "both turns in the top 20" how many current questions any reordering could serve, and
-"ms per search" what ``newer_first`` adds to one. ``--thread-window 0`` measures on a
-memory without thread context (how the hook fares when retrieval differs). The rule-built set of lesson 10 (``changing_facts``, stored append-only, every
-version a memory) is scored too: its current evidence at rank 1, before and after.
+Each shipped set is stored in one ``HybridMemory()`` (as shipped, or ``--thread-window N``) and every
+question of the split is searched once for ``recency.WINDOW`` hits. "Before" is the plain search's top 5,
+"after" is ``newer_first`` over the same hits. A question with an ``update`` (``datasets.ValueUpdate``:
+asks "current" or "past", the newer and the older turn) counts for newer first when it asks about now
+and both turns are in the top 5 with the newer above the older (and, a second count, when the newer is
+in the top 5 with the older not above it), and for the past when the older turn is in the top 5.
+"Both turns in the top 20" is how many current questions any reordering could serve. Every question
+counts for capped recall@5, so the table shows what the reordering costs the questions it should leave
+alone; "reordered" is how many questions' top 5 changed at all, "ms per search" what ``newer_first``
+adds to one. Lesson 10's rule-built set (``changing_facts``, stored append-only, every version a
+memory) is scored too: its current evidence at rank 1, before and after.
 """
 
 from __future__ import annotations
@@ -114,9 +114,11 @@ def main() -> None:
     started = time.perf_counter()
     print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC · {platform.system()} {platform.machine()}, "
           f"Python {platform.python_version()} · HybridMemory("
-          f"{'' if args.thread_window is None else f'thread_window={args.thread_window}'}), window {WINDOW}, top {K}\n")
-    print(f"| set | split (questions) | current: both turns in the top {WINDOW} | current: newer above older, both in top 5 | current: newer in top 5, no older "
-          "above it | past: older in top 5 | capped recall@5 before | after | after − before | questions reordered | ms per search |\n"
+          f"{'' if args.thread_window is None else f'thread_window={args.thread_window}'}), "
+          f"window {WINDOW}, top {K}\n")
+    print(f"| set | split (questions) | current: both turns in the top {WINDOW} | current: newer above older, both "
+          "in top 5 | current: newer in top 5, no older above it | past: older in top 5 | capped recall@5 before | "
+          "after | after − before | questions reordered | ms per search |\n"
           "|---|---|---|---|---|---|---:|---:|---:|---:|---:|")
     for name in list_datasets():
         print(score_set(name, args.split, args.thread_window), flush=True)

@@ -27,7 +27,8 @@ def ids(hits) -> list[str]:
     return [h.id for h in hits]
 
 
-FACTS = [hit(2, RUST, 0.9), hit(3, "Alice prefers concise answers.", 0.6), hit(9, GO, 0.5), hit(4, "Bob likes tea.", 0.3)]
+FACTS = [hit(2, RUST, 0.9), hit(3, "Alice prefers concise answers.", 0.6), hit(9, GO, 0.5),
+         hit(4, "Bob likes tea.", 0.3)]
 # a long-turn pair: the older turn ranks first, the newer is three places down and says what changed
 TURNS = ([hit(2, PINK, 0.9)] + [hit(10 + i, text, 0.88 - i / 100) for i, text in enumerate(FILLER[:3])]
          + [hit(40, BLUE, 0.8)] + [hit(20 + i, text, 0.7 - i / 100) for i, text in enumerate(FILLER[3:])])
@@ -86,7 +87,8 @@ def test_memories_linked_by_supersede_are_versions_of_one_fact_whatever_their_wo
 
 
 def test_the_window_is_fixed_so_a_smaller_top_k_is_a_prefix_of_a_larger_one():
-    candidates = FACTS + [hit(100 + n, f"Unrelated turn number {n} about gardening.", 0.2 - n / 1000) for n in range(30)]
+    candidates = FACTS + [hit(100 + n, f"Unrelated turn number {n} about gardening.", 0.2 - n / 1000)
+                          for n in range(30)]
     calls = []
 
     def search(k: int) -> list[Hit]:
