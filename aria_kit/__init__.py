@@ -32,6 +32,7 @@ LESSONS: dict[str, int] = {
     "evaluation": 4,
     "exact_top_k": 4,  # HybridMemory's search sorts only the heads of its rankings; lesson 13 explains how
     "thread_context": 4,  # thread memories' keyword side holds their neighbouring turns' words
+    "recency": 4, "clock": 4,  # recall puts the newer of two conflicting memories first; lesson 10 explains it
     "datasets": 5, "measuring": 5, "tuning": 5, "thread_evaluation": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
