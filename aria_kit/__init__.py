@@ -36,7 +36,7 @@ LESSONS: dict[str, int] = {
     "datasets": 5, "measuring": 5, "tuning": 5, "thread_evaluation": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
-    "write_conflicts": 6,  # memory_store's check on write: it runs from 06 on, lesson 10 explains it
+    "write_conflicts": 6, "change_signals": 6,  # memory_store's check on write: it runs from 06 on, lesson 10 explains it
     "persona": 7,
     "scripted": 8, "offline": 8, "offline_rules": 8, "offline_arithmetic": 8,
     "offline_updates": 8,  # the stand-in's update rules: it uses them from 08 on, lesson 10 explains them
