@@ -7,7 +7,8 @@ deterministic across machines: floats are rounded to a fixed number of decimals,
 ``None`` shows as an em dash, and every other value is shown with ``str``.
 Numbers are right-aligned, everything else left-aligned.
 
-``trace(turn)`` shows the agent's record of one turn (lessons 08 and 09) as such a table.
+``trace(turn)`` shows the agent's record of one turn (lessons 08 and 09) as such a table, each step
+shortened to ``width`` characters (the agent keeps the whole text in ``turn.steps``).
 
 What it deliberately does not do: sorting, paging, styling, wrapping or
 truncating long text (shorten text before you put it in a row), or anything
@@ -128,9 +129,17 @@ class Table:
         return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def trace(turn: Any) -> Table:
+TRACE_WIDTH = 100
+
+
+def trace(turn: Any, width: int = TRACE_WIDTH) -> Table:
     """The agent's record of one turn as a table: recall, each model call, each tool call, the answer.
 
     ``turn`` is an ``aria_kit.agent.Turn`` (anything with ``user`` and ``rows()``), such as ``agent.last_turn``.
+    Each step's text is cut to ``width`` characters, ending in "…", so a row fits a notebook's width.
     """
-    return Table(turn.rows(), headers=["#", "step", "what happened"], title=f"user: {turn.user}")
+    if not isinstance(width, int) or width < 10:
+        raise ValueError(f"width must be a whole number of characters, at least 10; got {width!r}")
+    rows = [(number, kind, text if len(text) <= width else text[: width - 1] + "…")
+            for number, kind, text in turn.rows()]
+    return Table(rows, headers=["#", "step", "what happened"], title=f"user: {turn.user}")

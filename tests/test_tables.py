@@ -147,3 +147,25 @@ def test_trace_shows_every_step_of_a_turn_under_the_user_message():
     table = trace(agent.last_turn)
     assert table.title == "user: What is BM25?"
     assert [row[1] for row in table.rows] == ["recall", "model", "tool", "model", "answer"]
+
+
+def test_trace_cuts_each_step_to_its_width_and_keeps_the_whole_text_in_the_turn():
+    from aria_kit.agent import AutonomousAgent
+    from aria_kit.persona import ARIA
+    from aria_kit.scripted import ScriptedProvider, call_tool, say
+    from aria_kit.tables import TRACE_WIDTH, trace
+    from aria_kit.tools import WebSearchTool
+    from toy_memory import ToyMemory
+
+    long_answer = "A" * 300
+    agent = AutonomousAgent(ARIA, ScriptedProvider([call_tool("web_search", {"query": "BM25"}), say(long_answer)]),
+                            ToyMemory(), [WebSearchTool()])
+    agent.chat("What is BM25?")
+    for width in (TRACE_WIDTH, 40):
+        shown = [row[2] for row in trace(agent.last_turn, width=width).rows]
+        assert max(len(text) for text in shown) == width and shown[-1].endswith("…")
+        assert all(text == summary or text[:-1] == summary[:width - 1]
+                   for text, (_, _, summary) in zip(shown, agent.last_turn.rows()))
+    assert agent.last_turn.answer == long_answer
+    with pytest.raises(ValueError, match="at least 10"):
+        trace(agent.last_turn, width=3)
