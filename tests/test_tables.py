@@ -158,14 +158,17 @@ def test_trace_cuts_each_step_to_its_width_and_keeps_the_whole_text_in_the_turn(
     from toy_memory import ToyMemory
 
     long_answer = "A" * 300
-    agent = AutonomousAgent(ARIA, ScriptedProvider([call_tool("web_search", {"query": "BM25"}), say(long_answer)]),
+    query = "BM25 " + "and more words " * 10
+    agent = AutonomousAgent(ARIA, ScriptedProvider([call_tool("web_search", {"query": query}), say(long_answer)]),
                             ToyMemory(), [WebSearchTool()])
     agent.chat("What is BM25?")
-    for width in (TRACE_WIDTH, 40):
+    for width in (TRACE_WIDTH, 60):
         shown = [row[2] for row in trace(agent.last_turn, width=width).rows]
-        assert max(len(text) for text in shown) == width and shown[-1].endswith("…")
-        assert all(text == summary or text[:-1] == summary[:width - 1]
-                   for text, (_, _, summary) in zip(shown, agent.last_turn.rows()))
+        assert max(len(text) for text in shown) == width and shown[-1] == "A" * (width - 1) + "…"
+        tool = shown[2]
+        # the long arguments are cut, not the result: what the tool said still starts the text after the arrow
+        assert tool.startswith("web_search({") and "…) → " in tool
+        assert tool.split(" → ", 1)[1][:10] == agent.last_turn.steps[2].detail["result"][:10]
     assert agent.last_turn.answer == long_answer
     with pytest.raises(ValueError, match="at least 10"):
         trace(agent.last_turn, width=3)
