@@ -252,7 +252,6 @@ EXEMPT = {
     "one step per cell": "describes the lesson's layout",
     "lessons 04 (hybrid memory), 06 (tools)": "references to lessons",
     "The stand-in splits the message at each question word": "covered with the next sentence's claim (turn_one)",
-    "A new object in the same kernel is one thing": "'one thing' is an idiom",
     "so let's start one and ask it": "'one' is a pronoun here",
     "Then compare turn 1 and the hot-swap answer": "what to look for with a real model, which the offline lesson "
                                                    "cannot run",
