@@ -180,7 +180,6 @@ EXEMPT = {
     "score BM25 from it alone": "'it alone' names the index; no count",
     "(\"best match 25\")": "the name BM25",
     "Four ideas are packed into it": "announces the four sections that follow (tokenisation, tf, idf, length)",
-    "(a word that occurs more often counts more": "definitions of the formula's parts, shown in sections 2–4",
     "Two consequences to keep in mind.": "announces the two sentences that follow",
     "There is no list of stop words either": "cell 2 shows 'the' and 'is' as tokens",
     "Section 3 answers": "a section number",
