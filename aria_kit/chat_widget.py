@@ -129,7 +129,7 @@ class ChatWidget:
             flex_flow="column-reverse", overflow="auto", height=height, flex="3 1 360px",
             border="1px solid var(--jp-border-color2, #ddd)", padding="4px")).add_class("aria-transcript")
         self.memory_panel = widgets.HTML(layout=widgets.Layout(
-            overflow="auto", height=height, flex="2 1 240px", padding="0 6px")).add_class("aria-memory-panel")
+            overflow="auto", height=height, padding="0 6px")).add_class("aria-memory-panel")
         self.input = widgets.Text(placeholder=f"Message {agent.persona.name} and press Enter",
                                   continuous_update=False,
                                   layout=widgets.Layout(flex="1 1 auto", width="auto")).add_class("aria-input")
@@ -137,13 +137,26 @@ class ChatWidget:
                                           tooltip="Send the message (or press Enter)").add_class("aria-send")
         self.clear_button = widgets.Button(description="Clear chat", icon="trash", tooltip="Forget this "
                                            "conversation; long-term memory stays").add_class("aria-clear")
+        # Forgetting asks twice: the first click names what would go, only "Yes, forget it" removes it.
+        self.forget_box = widgets.Text(placeholder="mem_0003", layout=widgets.Layout(width="110px")).add_class(
+            "aria-forget-id")
+        self.forget_button = widgets.Button(description="Forget…", icon="eraser", tooltip="Remove a memory and "
+                                            "every older version of it (asks first)").add_class("aria-forget")
+        self.confirm_button = widgets.Button(description="Yes, forget it", button_style="danger",
+                                             layout=widgets.Layout(display="none")).add_class("aria-forget-confirm")
+        self._pending_forget: str | None = None
         self.status = widgets.HTML("Ready.").add_class("aria-status")
         self.input.observe(self._on_input, names="value")
         self.send_button.on_click(self._on_send_click)
         self.clear_button.on_click(lambda _button: self.clear())
+        self.forget_button.on_click(lambda _button: self.ask_forget(self.forget_box.value.strip()))
+        self.confirm_button.on_click(lambda _button: self.forget(self._pending_forget or ""))
+        memory_side = widgets.VBox([self.memory_panel, widgets.HBox([self.forget_box, self.forget_button,
+                                                                     self.confirm_button])],
+                                   layout=widgets.Layout(flex="2 1 240px"))
         self.view = widgets.VBox([
             self.model_line,
-            widgets.HBox([self.transcript, self.memory_panel], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.transcript, memory_side], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.input, self.send_button, self.clear_button]),
             self.status,
         ]).add_class("aria-chat")
@@ -200,6 +213,42 @@ class ChatWidget:
         self._notice(HINT)
         self.status.value = escape("Conversation cleared. Long-term memory is kept: see the panel.")
 
+    def ask_forget(self, memory_id: str) -> bool:
+        """First step of forgetting: say what ``memory_id`` would take with it and show the confirm button."""
+        record = self.agent.memory.get(memory_id) if memory_id else None
+        if record is None:
+            self._cancel_forget(f"There is no memory {memory_id[:40]!r} to forget; type an id from the panel, "
+                                "such as mem_0003." if memory_id else "Type the id of the memory to forget first.")
+            return False
+        versions = len(self.agent.memory.history(memory_id))
+        older = f" and its {versions - 1} other version{'s' * (versions > 2)}" if versions > 1 else ""
+        self._pending_forget = memory_id
+        self.confirm_button.layout.display = None
+        self.status.value = escape(f"Forget {memory_id}{older} for good? {record.text[:80]!r} — this cannot be "
+                                   "undone. Click “Yes, forget it” to remove it, or anything else to keep it.")
+        return True
+
+    def forget(self, memory_id: str) -> list[str]:
+        """Second step: remove the fact ``memory_id`` belongs to with its whole history; return the removed ids."""
+        if not memory_id or memory_id != self._pending_forget:
+            self._cancel_forget("Nothing was forgotten: click “Forget…” next to an id first.")
+            return []
+        try:
+            removed = self.agent.memory.forget(memory_id)
+        except Exception as exc:  # a backend that cannot, or a file another program holds open: say so
+            self._cancel_forget(f"Could not forget {memory_id}: {type(exc).__name__}: {exc}")
+            return []
+        self.refresh_memory(mark_new=False)
+        self.forget_box.value = ""
+        self._cancel_forget(f"Forgot {', '.join(removed)} (every version of that fact)." if removed
+                            else f"{memory_id} was already gone.")
+        return removed
+
+    def _cancel_forget(self, status: str) -> None:
+        self._pending_forget = None
+        self.confirm_button.layout.display = "none"
+        self.status.value = escape(status)
+
     def refresh_memory(self, mark_new: bool = True) -> list[str]:
         """Redraw the memory panel from ``agent.memory``; return the ids that appeared since the last redraw."""
         records = self.agent.memory.list_all()
@@ -243,7 +292,9 @@ class ChatWidget:
             self.input.focus()  # disabling the box during the turn took the focus away; give it back
 
     def _set_busy(self, busy: bool, status: str = "") -> None:
-        for control in (self.input, self.send_button, self.clear_button):
+        if busy:
+            self._cancel_forget("")  # a turn may change the memory: a pending "forget?" must be asked again
+        for control in (self.input, self.send_button, self.clear_button, self.forget_button):
             control.disabled = busy
         if busy:
             self.view.add_class("aria-busy")

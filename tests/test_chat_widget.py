@@ -280,3 +280,46 @@ def test_web_app_model_line_says_what_a_web_user_can_do_and_who_sets_the_key():
     assert "rebuild" not in line  # a web user has no agent to rebuild and no terminal to set a variable in
     assert "You can still chat" in line and "whoever runs this app" in line
     assert "OPENAI_API_KEY" in line and "make app" in line
+
+
+def _lisbon_then_porto(chat):
+    from aria_kit.hybrid_memory import HybridMemory
+
+    memory = HybridMemory()
+    chat.agent.memory = memory
+    lisbon = memory.store("Carol lives at 12 Rua Augusta, Lisbon.")
+    porto = memory.supersede(lisbon, "Carol lives at 3 Rua das Flores, Porto.")
+    keep = memory.store("Carol likes green tea.")
+    chat.refresh_memory(mark_new=False)
+    return memory, lisbon, porto, keep
+
+
+def test_forget_asks_first_then_removes_the_fact_with_its_whole_history():
+    chat, _, _ = make_chat([])
+    memory, lisbon, porto, keep = _lisbon_then_porto(chat)
+    assert chat.ask_forget(porto)
+    assert chat.confirm_button.layout.display is None  # shown
+    assert "other version" in chat.status.value and "cannot be undone" in chat.status.value
+    assert memory.get(porto) is not None  # asking removes nothing
+    assert chat.forget(porto) == [lisbon, porto]
+    assert [r.id for r in memory.list_all()] == [keep]
+    assert memory.search("Where does Carol live?", include_history=True)[0].id == keep
+    assert porto not in chat.memory_panel.value and chat.confirm_button.layout.display == "none"
+
+
+def test_forget_without_asking_or_of_an_unknown_id_removes_nothing_and_says_why():
+    chat, _, _ = make_chat([])
+    memory, lisbon, porto, keep = _lisbon_then_porto(chat)
+    assert chat.forget(porto) == [] and len(memory.list_all()) == 3
+    assert "Forget…" in chat.status.value
+    assert not chat.ask_forget("mem_0999") and "no memory" in chat.status.value
+    assert chat.ask_forget(keep) and not chat.forget(porto)  # confirming asks about the id that was named
+    assert len(memory.list_all()) == 3
+
+
+def test_a_turn_cancels_a_pending_forget():
+    chat, _, _ = make_chat([say("Hello.")])
+    memory, lisbon, porto, keep = _lisbon_then_porto(chat)
+    chat.ask_forget(keep)
+    chat.send("hi")
+    assert chat.forget(keep) == [] and memory.get(keep) is not None
