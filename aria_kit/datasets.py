@@ -6,7 +6,8 @@ Each set is a folder ``aria_kit/data/<name>/`` with ``documents.jsonl`` (``id``,
 files are package data, so they are found the same way from a checkout and from an installed
 wheel. Every set has a fixed ``dev`` split (tune on it as often as you like) and a ``heldout``
 split (report it once, never tune on it). The scripts in ``scripts/make_<name>.py`` cut them
-from the upstream files; ``paraphrase`` was written for the kit, and its script holds the text.
+from the upstream files; ``paraphrase`` and ``long_turns`` were written for the kit, and their
+scripts hold the text. A query about a value that changed says so (``update``, a ``ValueUpdate``).
 
 This module only reads the files; it searches nothing (see ``measuring.py``).
 """
@@ -32,13 +33,23 @@ class Document:
 
 
 @dataclass(frozen=True)
+class ValueUpdate:
+    """A query about a value stated twice: ``asks`` "current" (answered by ``newer``) or "past" (by ``older``)."""
+
+    asks: str
+    newer: str
+    older: str
+
+
+@dataclass(frozen=True)
 class LabelledQuery:
-    """One question and the ids of the documents that answer it."""
+    """One question and the ids of the documents that answer it (``update`` when it asks about a changed value)."""
 
     id: str
     text: str
     relevant: tuple[str, ...]
     split: str
+    update: ValueUpdate | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +102,19 @@ def _read_jsonl(path: Path, fields: dict[str, type]) -> list[dict]:
     return rows
 
 
+def _value_update(row: dict, ids: set[str], path: Path) -> ValueUpdate:
+    """A query's ``update`` field, checked: asks "current" or "past", two different document ids, and the
+    query's ``relevant`` is exactly the one it asks for; else ``ValueError`` naming the file and query."""
+    given = row["update"]
+    ok = (isinstance(given, dict) and set(given) == {"asks", "newer", "older"} and given["asks"] in ("current", "past")
+          and given["newer"] in ids and given["older"] in ids and given["newer"] != given["older"])
+    if not ok or row["relevant"] != [given["newer" if given["asks"] == "current" else "older"]]:
+        raise ValueError(f"{path}: query {row['id']!r} has update {given!r}; write "
+                         '{"asks": "current" or "past", "newer": <id>, "older": <id>} with two different document '
+                         "ids, and 'relevant' [newer] when it asks for the current value, [older] for the past one")
+    return ValueUpdate(given["asks"], given["newer"], given["older"])
+
+
 def load_dataset(name: str) -> LabelledSet:
     """Load the shipped data set ``name`` (see ``list_datasets()``).
 
@@ -116,7 +140,9 @@ def load_dataset(name: str) -> LabelledSet:
         if missing or not row["relevant"] or row["split"] not in queries:
             raise ValueError(f"{folder / 'queries.jsonl'}: query {row['id']!r} has split {row['split']!r} and "
                              f"relevant ids {row['relevant']!r}, of which {missing!r} are not documents")
-        queries[row["split"]].append(LabelledQuery(row["id"], row["text"], tuple(row["relevant"]), row["split"]))
+        update = _value_update(row, ids, folder / "queries.jsonl") if "update" in row else None
+        queries[row["split"]].append(LabelledQuery(row["id"], row["text"], tuple(row["relevant"]), row["split"],
+                                                   update))
     readme = folder / "README.md"
     title = readme.read_text(encoding="utf-8").splitlines()[0].lstrip("# ") if readme.is_file() else name
     return LabelledSet(name, documents, {split: tuple(rows) for split, rows in queries.items()}, title)

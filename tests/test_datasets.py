@@ -38,7 +38,7 @@ def test_shipped_files_match_their_recorded_checksums() -> None:
 
 
 def test_every_set_ships_a_readme_and_licence_and_stays_small() -> None:
-    assert list_datasets() == ["chitchat", "chitchat_turns", "fanoutqa", "paraphrase"]
+    assert list_datasets() == ["chitchat", "chitchat_turns", "fanoutqa", "long_turns", "paraphrase"]
     total = sum(p.stat().st_size for p in DATA_DIR.rglob("*") if p.is_file())
     assert total < 5_000_000
     for name in list_datasets():
@@ -69,7 +69,7 @@ def test_fanoutqa_cut_reproduces_the_shipped_records_of_the_fixture_questions() 
 
 
 @pytest.mark.parametrize("name, at_least", [("chitchat", 100), ("chitchat_turns", 100), ("fanoutqa", 100),
-                                            ("paraphrase", 90)])
+                                            ("long_turns", 300), ("paraphrase", 90)])
 def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(name: str, at_least: int) -> None:
     dataset = load_dataset(name)
     ids = {document.id for document in dataset.documents}
@@ -83,7 +83,7 @@ def test_loaded_sets_have_disjoint_splits_and_labels_that_point_at_documents(nam
 
 
 def test_an_unknown_set_name_is_refused_with_the_known_names() -> None:
-    with pytest.raises(ValueError, match="chitchat, chitchat_turns, fanoutqa, paraphrase"):
+    with pytest.raises(ValueError, match="chitchat, chitchat_turns, fanoutqa, long_turns, paraphrase"):
         load_dataset("msmarco")
 
 
