@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-THREAD_WINDOW = 3  # current turns on each side whose keyword scores join a turn's (0 turns the context off)
-THREAD_WEIGHT = 0.3  # the share of each neighbour's keyword score a short turn gets
+THREAD_WINDOW = 1  # current turns on each side whose keyword scores join a turn's (0 turns the context off)
+THREAD_WEIGHT = 0.7  # the share of each neighbour's keyword score a short turn gets
 THREAD_LENGTH = 40  # a turn longer than this many tokens gets a proportionally smaller share
 
 
