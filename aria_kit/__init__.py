@@ -31,7 +31,7 @@ LESSONS: dict[str, int] = {
     "fusion": 4, "memory_rules": 4, "persistence": 4, "write_guard": 4, "memory_rows": 4, "hybrid_memory": 4,
     "evaluation": 4,
     "exact_top_k": 4,  # HybridMemory's search sorts only the heads of its rankings; lesson 13 explains how
-    "thread_context": 4,  # thread memories' keyword side holds their neighbouring turns' words
+    "thread_context": 4,  # thread memories borrow their neighbouring turns' keyword scores at search time
     "recency": 4, "clock": 4,  # recall puts the newer of two conflicting memories first; lesson 10 explains it
     "datasets": 5, "measuring": 5, "tuning": 5, "thread_evaluation": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
