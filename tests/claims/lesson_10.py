@@ -194,7 +194,7 @@ CLAIMS = [
     Claim("with `keep_both=true`, which always stores", _keep_both_stores),
     Claim("marking one that replaced another", lambda: _is(
         '"replaces": "mem_0001"' in LESSON.output("persona.live_context("), True, "a replaces field in the recall")),
-    Claim("Each is recoverable, since the old text is one link away", _put_right),
+    Claim("A wrong pick is recoverable, its old text one link away", _put_right),
     Claim("- **delete** removes one memory, but refuses the current version", lambda: _is(
         (_forget_output()[0].startswith("delete: mem_0002 is the current version"),
          "would make mem_0001 current again, so nothing was deleted" in _forget_output()[0]),
