@@ -169,7 +169,8 @@ class HybridMemory(MemoryBackend):
         overwritten with zeros (``secure_delete``) and the write-ahead log is folded in and truncated, so the
         texts are in no file of the memory afterwards (``ForgetIncomplete`` if another open copy's read
         kept part of the log: the memory is forgotten, the log is folded when that copy closes). Copies of
-        the text elsewhere are not touched: the conversation log (``ConversationLog.forget_turns_with``), backups, the model's context.
+        the text elsewhere are not touched: the conversation log (``ConversationLog.forget_turns_with``),
+        backups, the model's context.
         """
         seq = seq_of(memory_id)
         if seq is None:
