@@ -32,14 +32,18 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 setup: $(STAMP) ## create .venv with the pinned dependencies (once; again when a requirements file changes)
 
 # The server's root is the repository, so aria_kit/ and aria_kit/solutions/ are reachable from the lessons;
-# the printed URL (and the browser, where there is one) opens lesson 00. binder/jupyter-config (also used on
-# Binder) turns JupyterLab's news pop-up off, encrypts the kernel's sockets and keeps the terminal to warnings and
-# the URL to open.
+# the printed URL (and the browser, where there is one) opens lesson 00. binder/jupyter-config (its lab settings
+# also used on Binder) turns JupyterLab's news pop-up off and widget state out of saved lessons, makes Save write a
+# lesson as `make notebooks` does (so running one leaves git status clean), encrypts the kernel's sockets, shuts
+# down kernels left idle with no tab open, and keeps the terminal to warnings and the URL to open. The workspace
+# (which tabs were open) is this project's own, in .jupyter/workspaces, not JupyterLab's shared default, so tabs
+# of another project never reopen here.
 lessons: setup ## open JupyterLab on lesson 00 (http://127.0.0.1:8888, this machine only)
 	@# Signed for this user, so opening a lesson prints no "not trusted" warning and its outputs show as committed.
 	-@$(JUPYTER) trust $(wildcard $(LAB_ROOT)/notebooks/*.ipynb) >/dev/null
 	JUPYTER_CONFIG_PATH="$(JUPYTER_CONFIG)" $(JUPYTER) lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir="$(LAB_ROOT)" \
-		--LabApp.default_url=/lab/tree/$(LESSON) $(ALLOW_ROOT) $(LAB_FLAGS)
+		--LabApp.workspaces_dir="$(LAB_ROOT)/.jupyter/workspaces" --LabApp.default_url=/lab/tree/$(LESSON) \
+		$(ALLOW_ROOT) $(LAB_FLAGS)
 
 demo: setup ## run the whole reference demo in the terminal
 	$(BIN)/python -m aria_kit demo

@@ -31,11 +31,12 @@ LESSONS: dict[str, int] = {
     "fusion": 4, "memory_rules": 4, "persistence": 4, "write_guard": 4, "memory_rows": 4, "hybrid_memory": 4,
     "evaluation": 4,
     "exact_top_k": 4,  # HybridMemory's search sorts only the heads of its rankings; lesson 13 explains how
-    "thread_context": 4,  # thread memories' keyword side holds their neighbouring turns' words
+    "thread_context": 4,  # thread memories borrow their neighbouring turns' keyword scores at search time
+    "recency": 4, "clock": 4,  # recall puts the newer of two conflicting memories first; lesson 10 explains it
     "datasets": 5, "measuring": 5, "tuning": 5, "thread_evaluation": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,
-    "write_conflicts": 6,  # memory_store's check on write: it runs from 06 on, lesson 10 explains it
+    "write_conflicts": 6, "change_signals": 6,  # memory_store's check on write: it runs from 06 on, lesson 10 explains it
     "persona": 7,
     "scripted": 8, "offline": 8, "offline_rules": 8, "offline_arithmetic": 8,
     "offline_updates": 8,  # the stand-in's update rules: it uses them from 08 on, lesson 10 explains them

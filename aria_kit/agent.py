@@ -32,9 +32,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from aria_kit.interfaces import LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
+from aria_kit.interfaces import MAX_TOOL_RESULT, LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
 from aria_kit.memory_rules import MAX_TEXT_BYTES
 from aria_kit.persona import AgentPersona
+from aria_kit.recency import newer_first
 from aria_kit.time_limits import OutOfTime, time_limit
 
 if TYPE_CHECKING:
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_TOOL_RESULT = 8_000  # characters fed back to the model per tool call
 TOOL_TIMEOUT = 60.0  # seconds; long enough for a memory store that embeds through a remote API
 # Characters, not tokens: each model counts tokens its own way, and no tokenizer works offline here.
 # English runs about 4 characters a token, so this is ~6,000 tokens of history.
@@ -213,7 +213,10 @@ class AutonomousAgent:
         _check_message_size(message)  # before anything runs, whether memory is empty or not
         turn = Turn(user=message)
         # current facts only: a superseded memory is history, and search leaves it out (lesson 10)
-        recalled = self.memory.search(message, top_k=self.recall_k) if self.recall_k and len(self.memory) else []
+        # newer_first (recency.py): of two recalled memories that give different values for one thing, the newer
+        # comes first unless the message asks about the past
+        recalled = newer_first(message, lambda k: self.memory.search(message, top_k=k), self.recall_k,
+                               getattr(self.memory, "embedder", None)) if self.recall_k and len(self.memory) else []
         turn.steps.append(Step("recall", ", ".join(h.id for h in recalled) or "no memories yet", {"hits": recalled}))
         messages = [{"role": "system", "content": self.persona.instructions()}]  # the same bytes every request
         messages += newest_exchanges(self.history, self.history_chars)

@@ -39,6 +39,7 @@ import ipywidgets as widgets
 
 from aria_kit.agent import AutonomousAgent, Turn
 from aria_kit.interfaces import LLMProvider, MemoryRecord
+from aria_kit.offline import OfflineProvider
 from aria_kit.openai_provider import ProviderError
 
 MEMORY_ROWS = 200  # newest memories listed in the panel; a persistent store may hold thousands
@@ -54,8 +55,16 @@ _STYLES = {  # role -> inline style of its bubble; jp-* variables follow Jupyter
 }
 
 
-def describe_model(llm: LLMProvider) -> str:
-    """Plain text saying which model answers and, when offline, how to switch to a real one."""
+def describe_model(llm: LLMProvider, *, web_app: bool = False) -> str:
+    """Plain text saying which model answers and, when offline, how to switch to a real one.
+
+    In a notebook the person at the keyboard can switch (set a variable, rebuild the agent); a web app's user
+    cannot, so with ``web_app=True`` the offline line says what they can do and who sets the key, and where.
+    """
+    if web_app and isinstance(llm, OfflineProvider):
+        return (f"{llm.name}, offline. You can still chat: tell Aria something to remember, then ask for it back. "
+                "A real model is chosen by whoever runs this app: they set OPENAI_API_KEY (or OPENAI_BASE_URL for "
+                "a local server) in the terminal where they start `make app`.")
     return llm.describe()
 
 
@@ -75,7 +84,7 @@ def _memory_row(record: MemoryRecord, new: bool) -> str:
     classes = "aria-memory-row" + (" aria-memory-new" if new else "") + (" aria-memory-superseded"
                                                                          if record.superseded_by else "")
     return (f"<tr id='aria-memory-{escape(record.id)}' class='{classes}' style='vertical-align:top;{highlight}'>"
-            f"<td style='padding-right:6px'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
+            f"<td style='padding-right:6px;white-space:nowrap'><code>{escape(record.id)}</code>{' <b>new</b>' if new else ''}</td>"
             f"<td>{escape(record.category)}</td><td>{text}</td></tr>")
 
 
@@ -103,15 +112,16 @@ class ChatWidget:
     ``entries`` records what the transcript shows as (role, plain text) pairs,
     role being user, assistant, tools, error or notice. The widgets are
     attributes (``input``, ``send_button``, ``clear_button``, ``memory_panel``,
-    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class.
+    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class. ``web_app=True`` (the Voilà app)
+    words the model line for a web user, who cannot set environment variables.
     """
 
-    def __init__(self, agent: AutonomousAgent, *, height: str = "420px") -> None:
+    def __init__(self, agent: AutonomousAgent, *, height: str = "420px", web_app: bool = False) -> None:
         self.agent = agent
         self.entries: list[tuple[str, str]] = []
         self._known_ids: set[str] = set()
         self.model_line = widgets.HTML(f"<div style='line-height:1.4;margin:2px 0 6px'><b>Model:</b> "
-                                       f"{escape(describe_model(agent.llm))}</div>").add_class("aria-model-line")
+                                       f"{escape(describe_model(agent.llm, web_app=web_app))}</div>").add_class("aria-model-line")
         self.messages = widgets.VBox([], layout=widgets.Layout(flex="0 0 auto")).add_class("aria-messages")
         # A column-reverse scroll box around one column stays scrolled to the bottom as messages arrive,
         # with no JavaScript: ipywidgets has no "scroll to end".
@@ -119,7 +129,7 @@ class ChatWidget:
             flex_flow="column-reverse", overflow="auto", height=height, flex="3 1 360px",
             border="1px solid var(--jp-border-color2, #ddd)", padding="4px")).add_class("aria-transcript")
         self.memory_panel = widgets.HTML(layout=widgets.Layout(
-            overflow="auto", height=height, flex="2 1 240px", padding="0 6px")).add_class("aria-memory-panel")
+            overflow="auto", height=height, padding="0 6px")).add_class("aria-memory-panel")
         self.input = widgets.Text(placeholder=f"Message {agent.persona.name} and press Enter",
                                   continuous_update=False,
                                   layout=widgets.Layout(flex="1 1 auto", width="auto")).add_class("aria-input")
@@ -127,13 +137,26 @@ class ChatWidget:
                                           tooltip="Send the message (or press Enter)").add_class("aria-send")
         self.clear_button = widgets.Button(description="Clear chat", icon="trash", tooltip="Forget this "
                                            "conversation; long-term memory stays").add_class("aria-clear")
+        # Forgetting asks twice: the first click names what would go, only "Yes, forget it" removes it.
+        self.forget_box = widgets.Text(placeholder="mem_0003", layout=widgets.Layout(width="110px")).add_class(
+            "aria-forget-id")
+        self.forget_button = widgets.Button(description="Forget…", icon="eraser", tooltip="Remove a memory and "
+                                            "every older version of it (asks first)").add_class("aria-forget")
+        self.confirm_button = widgets.Button(description="Yes, forget it", button_style="danger",
+                                             layout=widgets.Layout(display="none")).add_class("aria-forget-confirm")
+        self._pending_forget: str | None = None
         self.status = widgets.HTML("Ready.").add_class("aria-status")
         self.input.observe(self._on_input, names="value")
         self.send_button.on_click(self._on_send_click)
         self.clear_button.on_click(lambda _button: self.clear())
+        self.forget_button.on_click(lambda _button: self.ask_forget(self.forget_box.value.strip()))
+        self.confirm_button.on_click(lambda _button: self.forget(self._pending_forget or ""))
+        memory_side = widgets.VBox([self.memory_panel, widgets.HBox([self.forget_box, self.forget_button,
+                                                                     self.confirm_button])],
+                                   layout=widgets.Layout(flex="2 1 240px"))
         self.view = widgets.VBox([
             self.model_line,
-            widgets.HBox([self.transcript, self.memory_panel], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.transcript, memory_side], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.input, self.send_button, self.clear_button]),
             self.status,
         ]).add_class("aria-chat")
@@ -148,34 +171,39 @@ class ChatWidget:
         A model-server failure (``ProviderError``) is shown in the transcript and
         its message returned, and the widget stays usable: the agent's history is
         unchanged, so the message can simply be sent again. An empty message
-        raises ``ValueError``; a bug anywhere else is shown and then raised.
+        raises ``ValueError``. Any other exception, in the turn or while the answer
+        and the memory panel are drawn after it, is shown and then raised; the box
+        and buttons are enabled again whatever happens.
         """
         if not isinstance(text, str) or not text.strip():
             raise ValueError("The message is empty: type something for the agent to answer.")
         self._add("user", text, _bubble("user", "You", text))
         self._set_busy(True)
         started = time.perf_counter()
+        status = "Something went wrong inside the kit (details above); the chat is still usable."
         try:
-            answer = self.agent.chat(text)
-        except ProviderError as exc:
-            self._add("error", str(exc), _bubble("error", "Model error", str(exc)))
-            self._set_busy(False, f"The model call failed ({exc.kind}); the message above was not added to the "
-                                  "conversation. Fix the problem the error describes, then send it again.")
-            return str(exc)
+            try:
+                answer = self.agent.chat(text)
+            except ProviderError as exc:
+                self._add("error", str(exc), _bubble("error", "Model error", str(exc)))
+                status = (f"The model call failed ({exc.kind}); the message above was not added to the "
+                          "conversation. Fix the problem the error describes, then send it again.")
+                return str(exc)
+            turn = self.agent.last_turn
+            calls = [step.detail for step in turn.steps if step.kind == "tool"] if turn is not None else []
+            if calls:
+                self._add("tools", "; ".join(f"{d['call'].name} → {d['result']}" for d in calls), _tools_html(turn))
+            self._add("assistant", answer, _bubble("assistant", self.agent.persona.name, answer))
+            stored = self.refresh_memory()
+            note = f"; new memory: {', '.join(stored)}" if stored else ""
+            status = f"Answered in {time.perf_counter() - started:.1f} s{note}."
+            return answer
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
             self._add("error", message, _bubble("error", "Error", message))
-            self._set_busy(False, "Something went wrong inside the kit (details above); the chat is still usable.")
             raise
-        turn = self.agent.last_turn
-        calls = [step.detail for step in turn.steps if step.kind == "tool"] if turn is not None else []
-        if calls:
-            self._add("tools", "; ".join(f"{d['call'].name} → {d['result']}" for d in calls), _tools_html(turn))
-        self._add("assistant", answer, _bubble("assistant", self.agent.persona.name, answer))
-        stored = self.refresh_memory()
-        note = f"; new memory: {', '.join(stored)}" if stored else ""
-        self._set_busy(False, f"Answered in {time.perf_counter() - started:.1f} s{note}.")
-        return answer
+        finally:  # whatever happened above, the person gets the controls back and a status that says what
+            self._set_busy(False, status)
 
     def clear(self) -> None:
         """Forget the conversation (transcript and the agent's history); long-term memory stays."""
@@ -184,6 +212,42 @@ class ChatWidget:
         self.messages.children = ()
         self._notice(HINT)
         self.status.value = escape("Conversation cleared. Long-term memory is kept: see the panel.")
+
+    def ask_forget(self, memory_id: str) -> bool:
+        """First step of forgetting: say what ``memory_id`` would take with it and show the confirm button."""
+        record = self.agent.memory.get(memory_id) if memory_id else None
+        if record is None:
+            self._cancel_forget(f"There is no memory {memory_id[:40]!r} to forget; type an id from the panel, "
+                                "such as mem_0003." if memory_id else "Type the id of the memory to forget first.")
+            return False
+        versions = len(self.agent.memory.history(memory_id))
+        older = f" and its {versions - 1} other version{'s' * (versions > 2)}" if versions > 1 else ""
+        self._pending_forget = memory_id
+        self.confirm_button.layout.display = None
+        self.status.value = escape(f"Forget {memory_id}{older} for good? {record.text[:80]!r} — this cannot be "
+                                   "undone. Click “Yes, forget it” to remove it, or anything else to keep it.")
+        return True
+
+    def forget(self, memory_id: str) -> list[str]:
+        """Second step: remove the fact ``memory_id`` belongs to with its whole history; return the removed ids."""
+        if not memory_id or memory_id != self._pending_forget:
+            self._cancel_forget("Nothing was forgotten: click “Forget…” next to an id first.")
+            return []
+        try:
+            removed = self.agent.memory.forget(memory_id)
+        except Exception as exc:  # a backend that cannot, or a file another program holds open: say so
+            self._cancel_forget(f"Could not forget {memory_id}: {type(exc).__name__}: {exc}")
+            return []
+        self.refresh_memory(mark_new=False)
+        self.forget_box.value = ""
+        self._cancel_forget(f"Forgot {', '.join(removed)} (every version of that fact)." if removed
+                            else f"{memory_id} was already gone.")
+        return removed
+
+    def _cancel_forget(self, status: str) -> None:
+        self._pending_forget = None
+        self.confirm_button.layout.display = "none"
+        self.status.value = escape(status)
 
     def refresh_memory(self, mark_new: bool = True) -> list[str]:
         """Redraw the memory panel from ``agent.memory``; return the ids that appeared since the last redraw."""
@@ -228,7 +292,9 @@ class ChatWidget:
             self.input.focus()  # disabling the box during the turn took the focus away; give it back
 
     def _set_busy(self, busy: bool, status: str = "") -> None:
-        for control in (self.input, self.send_button, self.clear_button):
+        if busy:
+            self._cancel_forget("")  # a turn may change the memory: a pending "forget?" must be asked again
+        for control in (self.input, self.send_button, self.clear_button, self.forget_button):
             control.disabled = busy
         if busy:
             self.view.add_class("aria-busy")

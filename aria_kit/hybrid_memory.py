@@ -1,60 +1,17 @@
 """HybridMemory: long-term memory searched by meaning and by keywords at once (lessons 04 and 09).
 
-Each memory gets an id (``mem_0001``, …, ``mem_9999``, ``mem_10000``, …; never
-reused), its text, metadata (``category`` defaults to "general") and a unit
-embedding. ``search`` ranks every memory by cosine similarity (one
-matrix–vector product over a contiguous float32 matrix) and by BM25 (an
-incremental ``BM25Index`` over stemmed tokens, with ``bm25.STOPWORDS`` dropped
-from the query), then fuses the two with ``fusion`` (``fusion.DEFAULT_FUSION``: a
-convex combination of normalised scores, weight 0.5 on cosine; it and stemming
-were chosen on the dev splits of the shipped data sets). ``fusion=RRF(60),
-stopwords=(), stemming=False`` is the seed's search (Reciprocal Rank Fusion, every
-query word as written), and ``tune`` picks the weight on your own labelled
-queries. A memory with BM25 score 0 shares no word with the query and is left
-out of the keyword ranking rather than ranked last: no keyword evidence, no
-keyword credit (``keyword_rank`` is ``None``). Equal fused scores go to the
-better vector rank, equal cosines to the older memory. ``QdrantMemory`` searches
-as the seed's mode does. ``fusion``, ``stopwords`` and ``stemming`` are settings of
-this object, not saved in the file (the BM25 index is rebuilt from the texts).
-
-A memory whose metadata has a ``"thread"`` (a conversation id; store order is turn
-order) is one turn of that conversation: its keyword side also holds the words of
-the ``thread_window`` turns before and after it in the thread (``thread_context.py``),
-so a reply like "Yes, last Friday!" is found by the words of the question it answers.
-Its text, id and hits are unchanged; memories without a thread are indexed as before.
-Deletes, supersedes and reloads index the turns around a change again.
-
-``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
-old one: the old one keeps its row, marked with its successor's id and the
-moment it stopped being current, and leaves default search the same way a
-deleted row does (``include_history=True`` brings it back). Deleting an older
-version of a fact splices its chain; deleting the current version of a fact with
-history is refused (the old value would be current again): ``forget(id)`` removes
-the fact with every version, from the file's bytes too.
-
-Writes are all or nothing: everything that can fail is done before the memory
-changes; the change itself holds off timeouts and Ctrl-C (``write_guard.py``) and
-marks the copy stale until it is whole, so whatever else cuts it short, the next
-call reloads the copy from the file, or rebuilds it from its rows with the cut
-write undone (``MemoryRows.rebuilt``). ``store_if_absent`` checks for the same text
-inside the write transaction (two processes store a fact once).
-
-Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
-of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,
-right-to-left scripts, combining marks and NUL are stored as given. Metadata
-is a dict of str keys to JSON scalars.
-
-Memories live in rows in the order of their ids (``memory_rows.py``), so a
-file whose numbers have gaps (deletes, or a hand-edited seq of ten million)
-costs only the rows it really holds. A deleted memory's row is marked dead and
-skipped by search; once dead rows outnumber live ones they are compacted away
-(order kept, so ranks and scores do not change).
-``search`` ranks exactly, as if it sorted every memory both ways, but sorts
-only the heads of both rankings (``exact_top_k.py``, lesson 13). Bulk stores
-of thousands of memories show a progress bar in a terminal or notebook.
-With ``path=`` every change is committed to SQLite (``persistence.py``) before
-the call returns, and what other processes commit is picked up before each
-read. Not thread-safe: use one instance per thread (they may share a file).
+``store`` gives each memory an id (``mem_0001``, …; never reused) and a unit embedding; ``search`` ranks
+every current memory by cosine (one matrix–vector product) and by BM25 over its own stemmed words, adds
+to a conversation turn's keyword score a share of its neighbours' (``thread_context.py``), and fuses the
+two (``fusion.DEFAULT_FUSION``: convex, weight 0.5; chosen on dev, ``tune`` re-chooses it), exactly but
+sorting only the heads (``exact_top_k.py``). ``supersede`` keeps the old version as history (lesson 10);
+deleting the current version of a fact with history is refused, and ``forget`` removes every version,
+from the file's bytes too. Writes are all or nothing: what can fail runs first, the change holds off
+timeouts and Ctrl-C (``write_guard.py``), and a change cut short anyway is repaired from the file or the
+rows before the next call. With ``path=`` every change is committed to SQLite (``persistence.py``)
+before the call returns and other processes' commits are read before each read. Input rules are
+``memory_rules.py``'s; the rows live in ``memory_rows.py``. Not here: files, tokens, fusion arithmetic.
+Not thread-safe: one instance per thread.
 """
 
 from __future__ import annotations
@@ -74,7 +31,7 @@ from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Meta
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, make_memory_id, seq_of
 from aria_kit.memory_rows import MemoryRows
 from aria_kit.persistence import MemoryFile, revival_refusal
-from aria_kit.thread_context import THREAD_WINDOW
+from aria_kit.thread_context import THREAD_WEIGHT, THREAD_WINDOW
 from aria_kit.write_guard import deferred_signals
 
 BATCH = 10_000  # memories embedded and indexed per step of a bulk store or load
@@ -82,11 +39,15 @@ PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when
 
 
 class HybridMemory(MemoryBackend):
-    """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``."""
+    """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``.
+
+    ``thread_window`` (turns on each side, 0: off) and ``thread_weight`` (a short turn's share of each neighbour's
+    keyword score) set thread context; like ``fusion`` they are search settings, not stored in the file.
+    """
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
                  fusion: Fusion | None = None, stopwords: Collection[str] = STOPWORDS, stemming: bool = True,
-                 thread_window: int = THREAD_WINDOW) -> None:
+                 thread_window: int = THREAD_WINDOW, thread_weight: float = THREAD_WEIGHT) -> None:
         if rrf_k is not None and fusion is not None:
             raise ValueError("give either rrf_k (RRF with that constant) or fusion, not both")
         self.embedder = embedder if embedder is not None else default_embedder()
@@ -96,7 +57,11 @@ class HybridMemory(MemoryBackend):
         if isinstance(thread_window, bool) or not isinstance(thread_window, int) or thread_window < 0:
             raise ValueError(f"thread_window must be a whole number >= 0 (0: no thread context), "
                              f"got {thread_window!r}")
-        self.thread_window = thread_window  # like stemming: how the index is built, so fixed for this object
+        if isinstance(thread_weight, bool) or not isinstance(thread_weight, (int, float)) \
+                or not 0 <= thread_weight <= 1:
+            raise ValueError(f"thread_weight must be a number in [0, 1] (the share of a neighbour's keyword "
+                             f"score; 0: no thread context), got {thread_weight!r}")
+        self.thread_window, self.thread_weight = thread_window, float(thread_weight)  # search settings, like fusion
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self._file = MemoryFile(path, self.embedder.name, self.dim) if path is not None else None
@@ -107,7 +72,7 @@ class HybridMemory(MemoryBackend):
 
     def _reset(self) -> None:
         # every memory this copy holds (memory_rows.py)
-        self._memories = MemoryRows(self.dim, self._stemming, self.thread_window)
+        self._memories = MemoryRows(self.dim, self._stemming)
         self._deletes_seen: int | None = None  # the file's delete counter when we last loaded
 
     # ------------------------------------------------------------ writing
@@ -204,7 +169,8 @@ class HybridMemory(MemoryBackend):
         overwritten with zeros (``secure_delete``) and the write-ahead log is folded in and truncated, so the
         texts are in no file of the memory afterwards (``ForgetIncomplete`` if another open copy's read
         kept part of the log: the memory is forgotten, the log is folded when that copy closes). Copies of
-        the text elsewhere are not touched: the conversation log (``forget_said``), backups, the model's context.
+        the text elsewhere are not touched: the conversation log (``ConversationLog.forget_turns_with``),
+        backups, the model's context.
         """
         seq = seq_of(memory_id)
         if seq is None:
@@ -308,10 +274,13 @@ class HybridMemory(MemoryBackend):
 
     # ------------------------------------------------------------ reading
 
-    def search(self, query: str, top_k: int = 3, *, include_history: bool = False) -> list[Hit]:
+    def search(self, query: str, top_k: int = 3, *, include_history: bool = False,
+               thread_context: bool = True) -> list[Hit]:
         """Return up to ``top_k`` memories, best fused score first, with every score that placed them.
 
-        Only current memories unless ``include_history=True``, which ranks superseded ones too.
+        Only current memories unless ``include_history=True``, which ranks superseded ones too. A thread
+        memory's ``bm25`` includes its neighbours' share unless ``thread_context=False``, which ranks
+        every memory by its own words alone (as the write-time conflict check needs).
         """
         query = check_text(query, "query")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
@@ -326,6 +295,8 @@ class HybridMemory(MemoryBackend):
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
         cosine = np.einsum("ij,j->i", memories.matrix[: memories.used], self._embed([query])[0])
         bm25 = memories.bm25_scores(tokenize(query, self.stopwords, self._stemming))  # per row; 0 = no word in it
+        if thread_context:  # before rows are skipped: only current turns lend their scores (thread_context.py)
+            bm25 = memories.with_thread_context(bm25, self.thread_window, self.thread_weight)
         cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
         # Only rows that can still reach the top_k (exact_top_k.py), and ranks where they are already known.
         if isinstance(self.fusion, RRF):  # the fast path: RRF needs the ranks, and gets them exact

@@ -233,6 +233,11 @@ class LLMProvider(ABC):
         return self.name
 
 
+# Characters of one tool result fed back to the model; the agent cuts a longer one, so a tool that must be heard in
+# full (memory_store's held-back report) writes within it.
+MAX_TOOL_RESULT = 8_000
+
+
 class Tool(ABC):
     """Something the model may call. Subclasses set ``name`` and ``description`` and write ``run``.
 

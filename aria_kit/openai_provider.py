@@ -326,8 +326,8 @@ def default_provider(verbose: bool = True) -> LLMProvider:
 
         provider = OfflineProvider()
         model = os.environ.get("OPENAI_MODEL") or DEFAULT_MODEL
-        message = ("No OPENAI_API_KEY set — running offline with the rule-based stand-in (not a language model). "
-                   f"Set OPENAI_API_KEY to use {model}.")
+        # Short enough for one line of a notebook's output: JupyterLab breaks an overflowing line inside a word.
+        message = f"No OPENAI_API_KEY set — running offline. Set it to use {model}."
     if verbose:
         print(message)
     return provider

@@ -7,7 +7,8 @@ deterministic across machines: floats are rounded to a fixed number of decimals,
 ``None`` shows as an em dash, and every other value is shown with ``str``.
 Numbers are right-aligned, everything else left-aligned.
 
-``trace(turn)`` shows the agent's record of one turn (lessons 08 and 09) as such a table.
+``trace(turn)`` shows the agent's record of one turn (lessons 08 and 09) as such a table, each step
+cut to ``width`` characters (the turn keeps the whole text).
 
 What it deliberately does not do: sorting, paging, styling, wrapping or
 truncating long text (shorten text before you put it in a row), or anything
@@ -128,9 +129,31 @@ class Table:
         return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def trace(turn: Any) -> Table:
+TRACE_WIDTH = 100
+
+
+def _fit(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _step_text(step: Any, width: int) -> str:
+    # A tool step shows name(arguments) → result, the arguments cut to a third of the width so the result shows.
+    detail = getattr(step, "detail", None) or {}
+    call, result = detail.get("call"), detail.get("result")
+    if step.kind == "tool" and call is not None and isinstance(result, str):
+        return _fit(f"{call.name}({_fit(str(call.arguments), width // 3)}) → {result}", width)
+    return _fit(step.summary, width)
+
+
+def trace(turn: Any, width: int = TRACE_WIDTH) -> Table:
     """The agent's record of one turn as a table: recall, each model call, each tool call, the answer.
 
-    ``turn`` is an ``aria_kit.agent.Turn`` (anything with ``user`` and ``rows()``), such as ``agent.last_turn``.
+    ``turn`` is an ``aria_kit.agent.Turn`` (anything with ``user`` and ``steps``), such as ``agent.last_turn``.
+    Each step is cut to ``width`` characters, ending in "…", so a row fits a notebook's width; the turn keeps
+    the whole text.
     """
-    return Table(turn.rows(), headers=["#", "step", "what happened"], title=f"user: {turn.user}")
+    if not isinstance(width, int) or width < 10:
+        raise ValueError(f"width must be a whole number of characters, at least 10; got {width!r}")
+    rows = [(number, step.kind, _step_text(step, width)) for number, step in enumerate(turn.steps, start=1)]
+    return Table(rows, headers=["#", "step", "what happened"], title=f"user: {turn.user}")

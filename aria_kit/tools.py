@@ -20,11 +20,12 @@ import json
 from collections.abc import Mapping
 from typing import Annotated
 
-from aria_kit.agent import MAX_TOOL_RESULT
 from aria_kit.bm25 import tokenize
 from aria_kit.calculator import CalculatorTool
-from aria_kit.interfaces import MemoryBackend, Tool
+from aria_kit.clock import dated
+from aria_kit.interfaces import MAX_TOOL_RESULT, MemoryBackend, Tool
 from aria_kit.memory_rules import MAX_CATEGORY_CHARS, MAX_SEQ, make_memory_id, quoted_entry
+from aria_kit.recency import newer_first
 from aria_kit.schemas import Bounds
 from aria_kit.write_conflicts import Conflict, find_conflicts, update_call
 
@@ -77,9 +78,9 @@ class MemoryStoreTool(Tool):
                 return held_back_report(text, replaces)
             store_if_absent = getattr(self.memory, "store_if_absent", None)
             if keep_both or store_if_absent is None:
-                memory_id = self.memory.store(text, {"category": category})
+                memory_id = self.memory.store(text, dated({"category": category}))
             else:  # another process may have stored it since the check: the write's own transaction looks again
-                memory_id, stored = store_if_absent(text, {"category": category})
+                memory_id, stored = store_if_absent(text, dated({"category": category}))
                 if not stored:
                     return f"Not stored: {memory_id} already says this (stored a moment ago, by another session)."
         except ValueError as exc:
@@ -167,7 +168,8 @@ class MemorySearchTool(Tool):
         if len(query) > MAX_QUERY:
             return f"Error: the query is {len(query)} characters; use at most {MAX_QUERY}."
         try:
-            hits = self.memory.search(query, top_k=top_k)
+            hits = newer_first(query, lambda k: self.memory.search(query, top_k=k), top_k,
+                               getattr(self.memory, "embedder", None))
         except ValueError as exc:
             return f"Error: {exc}"
         if not hits:
@@ -203,7 +205,8 @@ class MemoryUpdateTool(Tool):
         if len(new_text) > MAX_MEMORY_TEXT:
             return f"Error: the text is {len(new_text)} characters; store facts of at most {MAX_MEMORY_TEXT}."
         try:
-            new_id = self.memory.supersede(memory_id, new_text)
+            old = self.memory.get(memory_id)
+            new_id = self.memory.supersede(memory_id, new_text, dated(old.metadata) if old is not None else None)
         except (ValueError, NotImplementedError) as exc:
             return f"Error: {exc}"
         old = self.memory.get(memory_id)

@@ -30,6 +30,7 @@ from aria_kit.change_signals import (adds_to, announces_change, content_words, n
                                      without_marker)
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
+from aria_kit.thread_context import thread_of
 
 CANDIDATES = 5  # hits of the memory's own search that the rule looks at
 RELATION = re.compile(r"\b(?P<verb>is|are|was|were|(?:lives?|living) in|works? (?:at|for))\b", re.I)
@@ -145,7 +146,7 @@ def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATE
     changed; and, for a statement that announces a change ("now", "no longer", "switched", a marker) and
     adds nothing ("also", "too"), the hit sharing the most content words with it (``_announced``).
     """
-    hits = memory.search(text, top_k=candidates)
+    hits = _own_word_hits(memory, text, candidates)
     return conflicts_among(hits, text)
 
 
@@ -188,6 +189,20 @@ def _announced(hits: Sequence[Candidate], text: str) -> list[Conflict]:
             return []
         tied = [tied[overlap.index(max(overlap))]]
     return [Conflict("replaces", tied[0].id, tied[0].text)]
+
+
+def _own_word_hits(memory: MemoryBackend, text: str, candidates: int) -> list:
+    """The facts the rule reads: ``HybridMemory`` searched without thread context (a turn quoting the fact must not
+    outrank it on its neighbours' words), widened until ``candidates`` hits outside any thread are found."""
+    if not isinstance(memory, HybridMemory):  # other backends have no thread context to switch off
+        return memory.search(text, top_k=candidates)
+    top_k = candidates
+    while True:
+        hits = memory.search(text, top_k=top_k, thread_context=False)
+        facts = [hit for hit in hits if thread_of(hit.metadata) is None]  # a turn of a conversation is no fact
+        if len(hits) < top_k or len(facts) >= candidates:
+            return facts[:candidates]
+        top_k *= 4
 
 
 def update_call(memory_id: str, new_text: str) -> str:

@@ -4,7 +4,8 @@
 
 Each notebook runs top to bottom in a fresh kernel started from its own folder,
 with ``OPENAI_API_KEY`` and ``OPENAI_BASE_URL`` removed from the environment (so
-the committed outputs are the offline ones). Before it is written, three kinds
+the committed outputs are the offline ones) and ``ARIA_KIT_TODAY`` set to ``clock.LESSON_DAY`` (so the
+dates on stored memories are the ones nbval sees under the root ``conftest.py``). Before it is written, three kinds
 of noise that say nothing about the lesson are taken out:
 
 - execution timestamps (nbclient's ``record_timing``, switched off, and any old
@@ -43,6 +44,9 @@ from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 from nbclient import NotebookClient
 from traitlets.config import Config
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's aria_kit, installed or not
+from aria_kit.clock import LESSON_DAY, TODAY_VARIABLE  # noqa: E402
+
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MODEL_REFERENCE = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
@@ -61,6 +65,7 @@ def execute(path: Path) -> None:
     committed = nbformat.read(path, as_version=4)
     for variable in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         os.environ.pop(variable, None)  # the kernel inherits this process's environment
+    os.environ[TODAY_VARIABLE] = LESSON_DAY
     # Curve-encrypted kernel sockets where pyzmq has them: the kernel then has no plain-TCP warning to print.
     sockets = Config({"KernelManager": {"transport_encryption": "auto" if zmq.has("curve") else "disabled"}})
     NotebookClient(notebook, config=sockets, timeout=CELL_TIMEOUT_S, record_timing=False,

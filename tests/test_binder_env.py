@@ -261,6 +261,8 @@ def test_binder_voila_page_and_lab_settings_come_from_what_postbuild_copies(tmp_
                    env={**os.environ, "PATH": f"{prefix / 'bin'}{os.pathsep}{os.environ['PATH']}"}, timeout=60)
     overrides = json.loads((prefix / "etc/jupyter/labconfig/default_setting_overrides.json").read_text())
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    # Widget state stays out of saved lessons on Binder too (tests/test_browser_chat.py runs and saves them locally).
+    assert overrides["@jupyter-widgets/jupyterlab-manager:plugin"]["saveState"] is False
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

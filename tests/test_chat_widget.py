@@ -246,3 +246,80 @@ def test_offline_agent_remembers_vim_and_answers_from_memory_through_the_widget(
     chat.input.value = "Please remember that my favourite editor is Vim"
     assert "My favourite editor is Vim." in chat.memory_panel.value and "aria-memory-new" in chat.memory_panel.value
     assert "Vim" in chat.send("What is my favourite editor?")
+
+
+def test_a_failure_after_a_successful_turn_is_shown_and_the_controls_come_back(monkeypatch):
+    chat, _, _ = make_chat([say("Answered."), say("Fine now.")])
+
+    def broken_redraw(mark_new=True):
+        raise RuntimeError("panel redraw on fire")
+
+    monkeypatch.setattr(chat, "refresh_memory", broken_redraw)
+    with pytest.raises(RuntimeError, match="panel redraw on fire"):
+        chat.send("Hi")
+    assert chat.entries[-1] == ("error", "RuntimeError: panel redraw on fire")
+    assert not (chat.input.disabled or chat.send_button.disabled or chat.clear_button.disabled)
+    assert "aria-busy" not in chat.view._dom_classes
+    assert "went wrong" in Rendered(chat.status.value).text
+    monkeypatch.undo()
+    assert chat.send("Hi") == "Fine now."
+
+
+def test_a_failure_while_the_box_sends_is_shown_and_the_box_works_again(monkeypatch):
+    chat, _, _ = make_chat([say("Answered."), say("Fine now.")])
+    monkeypatch.setattr(chat, "refresh_memory", lambda mark_new=True: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        chat.input.value = "Hi"  # what Enter does in the browser
+    assert chat.entries[-1][0] == "error" and not chat.input.disabled
+
+
+def test_web_app_model_line_says_what_a_web_user_can_do_and_who_sets_the_key():
+    chat = ChatWidget(AutonomousAgent(ARIA, OfflineProvider(), ToyMemory()), web_app=True)
+    line = Rendered(chat.model_line.value).text
+    assert line.startswith("Model: offline rule-based stand-in")
+    assert "rebuild" not in line  # a web user has no agent to rebuild and no terminal to set a variable in
+    assert "You can still chat" in line and "whoever runs this app" in line
+    assert "OPENAI_API_KEY" in line and "make app" in line
+
+
+def _lisbon_then_porto(chat):
+    from aria_kit.hybrid_memory import HybridMemory
+
+    memory = HybridMemory()
+    chat.agent.memory = memory
+    lisbon = memory.store("Carol lives at 12 Rua Augusta, Lisbon.")
+    porto = memory.supersede(lisbon, "Carol lives at 3 Rua das Flores, Porto.")
+    keep = memory.store("Carol likes green tea.")
+    chat.refresh_memory(mark_new=False)
+    return memory, lisbon, porto, keep
+
+
+def test_forget_asks_first_then_removes_the_fact_with_its_whole_history():
+    chat, _, _ = make_chat([])
+    memory, lisbon, porto, keep = _lisbon_then_porto(chat)
+    assert chat.ask_forget(porto)
+    assert chat.confirm_button.layout.display is None  # shown
+    assert "other version" in chat.status.value and "cannot be undone" in chat.status.value
+    assert memory.get(porto) is not None  # asking removes nothing
+    assert chat.forget(porto) == [lisbon, porto]
+    assert [r.id for r in memory.list_all()] == [keep]
+    assert memory.search("Where does Carol live?", include_history=True)[0].id == keep
+    assert porto not in chat.memory_panel.value and chat.confirm_button.layout.display == "none"
+
+
+def test_forget_without_asking_or_of_an_unknown_id_removes_nothing_and_says_why():
+    chat, _, _ = make_chat([])
+    memory, lisbon, porto, keep = _lisbon_then_porto(chat)
+    assert chat.forget(porto) == [] and len(memory.list_all()) == 3
+    assert "Forget…" in chat.status.value
+    assert not chat.ask_forget("mem_0999") and "no memory" in chat.status.value
+    assert chat.ask_forget(keep) and not chat.forget(porto)  # confirming asks about the id that was named
+    assert len(memory.list_all()) == 3
+
+
+def test_a_turn_cancels_a_pending_forget():
+    chat, _, _ = make_chat([say("Hello.")])
+    memory, lisbon, porto, keep = _lisbon_then_porto(chat)
+    chat.ask_forget(keep)
+    chat.send("hi")
+    assert chat.forget(keep) == [] and memory.get(keep) is not None

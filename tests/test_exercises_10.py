@@ -4,7 +4,7 @@ Each wrong answer is a mistake a learner could make: following one link instead 
 all of them, returning the record instead of its id, ignoring an unknown id;
 calling every fact about the same subject a replacement, calling every different
 text a replacement, forgetting that a repeat is no change; searching only current
-memories for a past day, or getting the change day wrong.
+memories for a past day, or calling two versions (or none) current on a change day.
 """
 
 from __future__ import annotations
@@ -78,20 +78,39 @@ def _current_only(memory, query, day, top_k=3):
     return memory.search(query, top_k=top_k)
 
 
-def _change_day_excluded(memory, query, day, top_k=3):  # the day of a change still counts for the old version
+def _both_on_change_day(memory, query, day, top_k=3):  # both ends inclusive: two versions current on a change day
     kept = []
     for hit in memory.search(query, top_k=len(memory), include_history=True):
         before = memory.get(hit.supersedes) if hit.supersedes else None
         started = before.superseded_at if before is not None else ""
         ended = memory.get(hit.id).superseded_at
-        if started[:10] < day and (ended is None or day <= ended[:10]):
+        if started[:10] <= day and (ended is None or day <= ended[:10]):
             kept.append(hit)
     return kept[:top_k]
 
 
-@pytest.mark.parametrize("wrong, says", [(_current_only, "before any change"), (_change_day_excluded, "on the day")])
+def _neither_on_change_day(memory, query, day, top_k=3):  # both ends exclusive: no version current on a change day
+    kept = []
+    for hit in memory.search(query, top_k=len(memory), include_history=True):
+        before = memory.get(hit.supersedes) if hit.supersedes else None
+        started = before.superseded_at if before is not None else ""
+        ended = memory.get(hit.id).superseded_at
+        if started[:10] < day and (ended is None or day < ended[:10]):
+            kept.append(hit)
+    return kept[:top_k]
+
+
+@pytest.mark.parametrize("wrong, says", [(_current_only, "before any change"), (_both_on_change_day, "never both"),
+                                         (_neither_on_change_day, "never neither")])
 def test_search_as_of_answers_each_wrong_answer_with_the_day_it_fails(wrong, says, capsys):
     assert_refused(lesson10.check_search_as_of(wrong), capsys, says)
+
+
+def test_search_as_of_accepts_either_choice_for_the_change_day(capsys):
+    from aria_kit.solutions.lesson10 import search_as_of_old_on_change_day
+
+    assert lesson10.check_search_as_of(search_as_of_old_on_change_day) is True
+    assert verdict(capsys) == "✓"
 
 
 def test_the_quiz_key_scores_full_marks_and_most_questions_ask_for_understanding():

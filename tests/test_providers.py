@@ -212,8 +212,7 @@ def test_default_provider_is_offline_without_key(monkeypatch, capsys) -> None:
     provider = default_provider()
     assert isinstance(provider, offline.OfflineProvider)
     printed = capsys.readouterr().out.splitlines()
-    assert printed == ["No OPENAI_API_KEY set — running offline with the rule-based stand-in (not a language model). "
-                       "Set OPENAI_API_KEY to use gpt-4o-mini."]
+    assert printed == ["No OPENAI_API_KEY set — running offline. Set it to use gpt-4o-mini."]
 
 
 def test_default_provider_uses_openai_with_key_and_sends_nothing(fake_openai: FakeOpenAIServer, monkeypatch,

@@ -66,8 +66,31 @@ def test_the_quizs_own_cells_do_not_count_as_the_lesson_showing_a_case():
 
 
 def test_a_question_without_a_case_is_not_transfer():
-    question = next(q for lesson, _, q in QUESTIONS if lesson == "00" and not q.case)
+    from aria_kit.exercises.quiz import Question
+
+    question = Question("Who writes Aria's answers offline?", {"a": "OfflineProvider", "b": "gpt-4o-mini"}, "a",
+                        "right", {"b": "no key is set"})
     assert not quiz_cases.is_transfer(question, "00")
+
+
+# Issue 27: in every lesson at least 60% of the quiz needs transfer.
+TRANSFER_BAR = 0.6
+
+
+@pytest.mark.parametrize("lesson", all_exercises())
+def test_at_least_sixty_percent_of_a_lessons_quiz_needs_transfer(lesson):
+    questions = [q for each, _, q in QUESTIONS if each == lesson]
+    transfer = [number for number, q in enumerate(questions, 1) if quiz_cases.is_transfer(q, lesson)]
+    assert len(transfer) >= TRANSFER_BAR * len(questions), (
+        f"lesson {lesson}: {len(transfer)} of {len(questions)} questions need transfer ({transfer}); give at least "
+        f"{TRANSFER_BAR:.0%} a case (numbers, strings or code) that no cell or output of the lesson shows")
+
+
+@pytest.mark.parametrize("lesson", all_exercises())
+def test_every_question_has_four_options(lesson):
+    # Four options, each wrong one a misconception with its explanation (tests/test_quizzes.py checks those).
+    short = [number for each, number, q in QUESTIONS if each == lesson and len(q.options) != 4]
+    assert not short, f"lesson {lesson}: questions {short} do not have four options (a, b, c, d)"
 
 
 @pytest.mark.parametrize(("piece", "text", "found"), [

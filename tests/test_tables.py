@@ -147,3 +147,28 @@ def test_trace_shows_every_step_of_a_turn_under_the_user_message():
     table = trace(agent.last_turn)
     assert table.title == "user: What is BM25?"
     assert [row[1] for row in table.rows] == ["recall", "model", "tool", "model", "answer"]
+
+
+def test_trace_cuts_each_step_to_its_width_and_keeps_the_whole_text_in_the_turn():
+    from aria_kit.agent import AutonomousAgent
+    from aria_kit.persona import ARIA
+    from aria_kit.scripted import ScriptedProvider, call_tool, say
+    from aria_kit.tables import TRACE_WIDTH, trace
+    from aria_kit.tools import WebSearchTool
+    from toy_memory import ToyMemory
+
+    long_answer = "A" * 300
+    query = "BM25 " + "and more words " * 10
+    agent = AutonomousAgent(ARIA, ScriptedProvider([call_tool("web_search", {"query": query}), say(long_answer)]),
+                            ToyMemory(), [WebSearchTool()])
+    agent.chat("What is BM25?")
+    for width in (TRACE_WIDTH, 60):
+        shown = [row[2] for row in trace(agent.last_turn, width=width).rows]
+        assert max(len(text) for text in shown) == width and shown[-1] == "A" * (width - 1) + "…"
+        tool = shown[2]
+        # the long arguments are cut, not the result: what the tool said still starts the text after the arrow
+        assert tool.startswith("web_search({") and "…) → " in tool
+        assert tool.split(" → ", 1)[1][:10] == agent.last_turn.steps[2].detail["result"][:10]
+    assert agent.last_turn.answer == long_answer
+    with pytest.raises(ValueError, match="at least 10"):
+        trace(agent.last_turn, width=3)

@@ -1,5 +1,6 @@
 import json
 
+from aria_kit.clock import LESSON_DAY
 from aria_kit.tools import MemorySearchTool, MemoryStoreTool, WebSearchTool, default_tools
 from toy_memory import ToyMemory
 
@@ -23,7 +24,7 @@ def test_default_tools_publish_typed_described_schemas():
 def test_memory_store_returns_the_new_id_and_category():
     memory = ToyMemory()
     assert MemoryStoreTool(memory).invoke({"text": "Bob likes tea.", "category": "user_pref"}) == "Stored as mem_0001 (category: user_pref)."
-    assert memory.list_all()[0].metadata == {"category": "user_pref"}
+    assert memory.list_all()[0].metadata == {"category": "user_pref", "date": LESSON_DAY}  # dated (clock.py)
 
 
 def test_memory_store_reports_rejected_input_as_an_error_for_the_model():

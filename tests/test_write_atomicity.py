@@ -40,13 +40,6 @@ WORDS = ["tea", "coffee", "rust", "go", "raft", "paxos", "deadline", "friday", "
 AT = "2026-12-01T00:00:00+00:00"
 
 
-# Deleting an older version of a thread turn, with its newer version kept, is left out of the mix: the copy
-# keeps the newer version in the turn's place, a reopened file puts it at the end of the thread (its
-# ``supersedes`` link is gone), so their keyword sides differ even with no fault (main's code too). Thread
-# context is being rewritten on another branch; this test's ops avoid that case rather than hide a fault.
-THREAD_ORDER_BUG = "delete of a superseded thread turn"
-
-
 class Fault(BaseException):
     """Stands for anything that can stop Python mid-line: a timeout, a signal, MemoryError."""
 
@@ -148,9 +141,6 @@ def test_a_fault_at_any_line_of_a_write_leaves_the_state_before_or_after_it(tmp_
         ids = list(model.rows) or ["mem_0001"]
         memory_id, text = rng.choice(ids), " ".join(rng.sample(WORDS, rng.randint(1, 3)))
         metadata = {"thread": "t1"} if rng.random() < 0.5 else {"category": "general"}
-        if op == "delete" and memory_id in model.rows and model.rows[memory_id][1] and "thread" in memory.get(
-                memory_id).metadata:
-            op = "forget"  # not delete: see THREAD_ORDER_BUG
         before, after = model.state(), model.copy()
         after.apply(op, memory_id, text)
         # Now and then a run only counts the op's lines; the others fault at a line anywhere in that range.
@@ -230,13 +220,13 @@ def test_a_timeout_in_the_apply_phase_lands_just_after_it_and_leaves_the_handler
 def test_a_store_tool_that_timed_out_mid_write_stored_whole_and_the_model_is_told_to_look(tmp_path: Path,
                                                                                          monkeypatch) -> None:
     memory = HybridMemory(WordEmbedder(), path=tmp_path / "memory.sqlite3")
-    slow_insert = MemoryFile.insert
+    slow_insert = MemoryFile.insert_unless_present  # memory_store writes through store_if_absent
 
-    def insert(self: MemoryFile, items: Any) -> list[int]:
+    def insert(self: MemoryFile, *args: Any) -> Any:
         time.sleep(0.3)  # a slow disk: the tool's 0.05 s run out in the middle of the write
-        return slow_insert(self, items)
+        return slow_insert(self, *args)
 
-    monkeypatch.setattr(MemoryFile, "insert", insert)
+    monkeypatch.setattr(MemoryFile, "insert_unless_present", insert)
     llm = ScriptedProvider([call_tool("memory_store", {"text": "Carol lives in Porto."}), say("Noted.")])
     agent = AutonomousAgent(ARIA, llm, memory, [MemoryStoreTool(memory)], tool_timeout=0.05, recall_k=0)
     agent.chat("Carol lives in Porto.")

@@ -32,37 +32,51 @@ QUIZ = Quiz("Lesson 00", [
          "d": "memories carry a category, but search ranks by text; nothing looks at the category."},
         kind="explain", case=("order 4821",)),
     Question(
-        "With no OPENAI_API_KEY and no OPENAI_BASE_URL set, who writes Aria's answers?",
-        {"a": "A small language model downloaded on first use.",
-         "b": "OpenAI's gpt-4o-mini, through a shared key.",
-         "c": "OfflineProvider: a few dozen deterministic rules that speak the tool-calling protocol.",
-         "d": "Nobody: the lessons stop with an error."},
-        "c", "it is not a language model, but it lets every lesson run offline with the same output every time.",
-        {"a": "nothing is downloaded; the only model that ships with the kit is the embedding model.",
-         "b": "the kit never uses a key you did not set yourself.",
-         "d": "every lesson runs offline by default."},
-        kind="recall"),
+        "With no key set, you tell Aria 'Remember that my badge number is 7731.' Which rows will the record of that "
+        "turn show, in order?",
+        {"a": "recall, then the model calls memory_store, the tool row memory_store(…), the model answers, the answer.",
+         "b": "recall, then the answer: the offline stand-in stores every message itself, so no tool is needed.",
+         "c": "model, tool, answer, with no recall row: there is nothing to recall for a statement.",
+         "d": "recall listing the new fact's id, since the memory was just stored, then the answer."},
+        "a", "the offline stand-in speaks the same tool-calling protocol as a real model: to store a fact it asks "
+             "for memory_store, and the agent runs the tool.",
+        {"b": "the stand-in is a set of rules that ask for tools like a model does; a memory is stored only when "
+              "the model calls memory_store.",
+         "c": "every turn starts by recalling memories for the message, question or not.",
+         "d": "recall runs before the model is asked, so the new fact does not exist yet when it runs."},
+        kind="explain", case=("badge number is 7731",)),
     Question(
-        "You want to use your OpenAI key. Where do you set it?",
-        {"a": "In a notebook cell: os.environ['OPENAI_API_KEY'] = 'sk-…'.",
-         "b": "In your shell, before starting JupyterLab, on your own machine.",
-         "c": "In a Binder session, so the workshop can use it.",
-         "d": "In aria_kit/openai_provider.py."},
-        "b", "set outside the notebook, the key never ends up in a saved notebook or a shared session.",
-        {"a": "the key would be saved in the notebook file and could be shared with it.",
-         "c": "anyone with access to a Binder session could read it; never paste a key there.",
-         "d": "editing the package puts the key in the source code, which gets copied and committed."},
-        kind="choose"),
+        "Your lab runs the lessons on a JupyterHub that the whole group shares. You want to try gpt-4o-mini with "
+        "your own key. What do you do?",
+        {"a": "Paste the key in a notebook cell, run it once, then delete the cell before saving.",
+         "b": "Put export OPENAI_API_KEY=… in your ~/.bashrc on the hub, so no notebook holds it.",
+         "c": "Keep the key off the shared machine: run offline there, and use the key on your own computer.",
+         "d": "Write it in a .env file in the kit's folder, which the notebooks read."},
+        "c", "on any shared machine, a key is readable by whoever can reach the session or its files; set it in "
+             "your shell only on a machine that is yours.",
+        {"a": "a deleted cell's key can still sit in the kernel, the saved outputs, the checkpoints and the "
+              "history, all on a machine others reach.",
+         "b": "outside the notebook is right on your own machine; on a shared hub its administrators, and often "
+              "other users, can read your home folder.",
+         "d": "a file in the project folder travels with it: it is copied, shared and committed like the code."},
+        kind="choose", case=("JupyterHub",)),
     Question(
-        "The first row of a turn's record, 'recall', lists three memory ids. What happened there?",
-        {"a": "The model chose three memories to read.",
-         "b": "Before asking the model, the agent searched memory for the message and sent the top three in a "
-              "message of their own, after the conversation so far.",
-         "c": "Those are the three memories the answer will quote.",
-         "d": "Those are the memories stored during this turn."},
-        "b", "every turn starts by recalling the top memories for the message (lesson 08 takes a turn apart).",
-        {"a": "recall happens before the model is called; the model asks for more with the memory_search tool.",
-         "c": "recall only gives the model candidates; this answer quoted what memory_search returned, mem_0007 alone.",
-         "d": "a memory is stored only when the model calls memory_store, which would show as a 'tool' row."},
-        kind="explain"),
+        "On the third turn of a chat, Aria recalls three memories for 'Who leads the infrastructure team?'. "
+        "In what order does the request the agent sends the model hold its parts?",
+        {"a": "The persona's instructions with the three memories appended, as one system message; then the "
+              "earlier turns; then the new message.",
+         "b": "The persona's instructions as the system message, the same bytes every request; then the earlier "
+              "turns; then the three memories in a message of their own; then the new message.",
+         "c": "The three memories, then the new message: the model still remembers the earlier turns from the "
+              "requests before.",
+         "d": "The persona's instructions and the new message only; the model reads memories only by calling "
+              "memory_search."},
+        "b", "what stays the same comes first and what changes every turn comes last, so each request starts "
+             "with everything the one before it held (lesson 08 takes a request apart).",
+        {"a": "the recalled memories change every turn; inside the system message they would change its bytes on "
+              "every request, so they go in a message of their own after the history.",
+         "c": "a chat model keeps nothing between requests: the agent sends the earlier turns again each time.",
+         "d": "recall runs before the model is asked, and its hits are sent with the request; memory_search is "
+              "for looking further."},
+        kind="explain", case=("Who leads the infrastructure team?",)),
 ])

@@ -193,20 +193,48 @@ def check_bounded_memory(cls: Callable[..., MemoryBackend]) -> bool:
 # the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
 
 
-def _key_missing_delete() -> str:
-    """01: a MemoryBackend subclass that writes every method but ``delete``."""
-    from aria_kit.interfaces import MemoryBackend
+def _key_embedder_without_embed() -> str:
+    """01: an Embedder subclass that sets name and dim but writes no embed."""
+    from aria_kit.interfaces import Embedder
 
-    methods = {name: (lambda self, *args, **kwargs: None) for name in MemoryBackend.__abstractmethods__ - {"delete"}}
-    partial = type("Partial", (MemoryBackend,), methods)  # defining the class raised nothing: not "d"
     try:
-        memory = partial()
+        quiet = type("QuietEmbedder", (Embedder,), {"name": "quiet", "dim": 8})
     except TypeError:
-        return "c"
-    try:
-        return "b" if memory.delete("mem_0001") is None else "a"
-    except NotImplementedError:
         return "a"
+    try:
+        embedder = quiet()
+    except TypeError:
+        return "b"
+    try:
+        return "d" if embedder.embed(["hello"]) is None else "c"
+    except NotImplementedError:
+        return "c"
+
+
+def _key_id_after_a_delete() -> str:
+    """01: the worked MyMemory stores three facts, deletes mem_0002, stores a fourth."""
+    from aria_kit.solutions.lesson01 import MyMemory
+
+    memory = MyMemory()
+    for text in ("Ann owns a cat.", "Ann owns a dog.", "Ann owns a fish."):
+        memory.store(text)
+    memory.delete("mem_0002")
+    new_id = memory.store("Ann owns a frog.")
+    return only_true({"a": new_id == "mem_0002", "b": new_id == "mem_0003", "c": new_id == "mem_0004",
+                      "d": not new_id.startswith("mem_")})
+
+
+def _key_tie_newest_first() -> str:
+    """01: the worked MyMemory, two facts that share only 'tom' with the query."""
+    from aria_kit.solutions.lesson01 import MyMemory
+
+    memory = MyMemory()
+    memory.store("Tom plays chess.")
+    memory.store("Tom plays golf.")
+    hits = memory.search("What does Tom play?", top_k=1)
+    if not hits:
+        return "c"
+    return only_true({"a": hits[0].id == "mem_0002", "b": hits[0].id == "mem_0001"})
 
 
 QUIZ = Quiz("Lesson 01", [
@@ -223,36 +251,44 @@ QUIZ = Quiz("Lesson 01", [
          "d": "a contract says nothing about where the code runs; HybridMemory runs in this process."},
         kind="recall"),
     Question(
-        "A class inherits from MemoryBackend but forgets to write `delete`. When do you find out?",
-        {"a": "When the agent first calls delete, in the middle of a conversation.",
-         "b": "Never: the subclass inherits MemoryBackend's abstract delete, which does nothing.",
-         "c": "As soon as you try to create an instance: Python raises TypeError.",
-         "d": "When you import the module."},
-        "c", "an ABC refuses to instantiate a class with abstract methods left, so the mistake shows up early.",
-        {"a": "that is what happens without an ABC; with one, the instance is never created.",
-         "b": "an abstract method is not an inherited default: while one is left, the class cannot be instantiated.",
-         "d": "defining the class is allowed; only creating an instance is refused."},
-        kind="predict", case=("delete",), compute=_key_missing_delete),
+        "`class QuietEmbedder(Embedder)` sets `name = \"quiet\"` and `dim = 8` but writes no `embed`. Which line "
+        "fails first?",
+        {"a": "The class statement itself: Python checks the abstract methods when the class is defined.",
+         "b": "`QuietEmbedder()`: Python refuses to create an instance while `embed` is still abstract.",
+         "c": "The first `embed([\"hello\"])`, which raises NotImplementedError from the contract.",
+         "d": "None: the inherited `embed` quietly returns None, and HybridMemory fails later on it."},
+        "b", "an ABC refuses to instantiate a class with abstract methods left, so the mistake shows before any "
+             "text is embedded.",
+        {"a": "defining a class that misses a method is allowed (a subclass may fill it in); only creating an "
+              "instance is refused.",
+         "c": "that is what a plain base class with a raising stub does; with an ABC the instance never exists, so "
+              "there is no embed call to fail.",
+         "d": "an abstract method is not an inherited default: while one is left, the class cannot be instantiated."},
+        kind="predict", case=("QuietEmbedder",), compute=_key_embedder_without_embed),
     Question(
-        "A memory deletes mem_0003, then stores a new fact. Which id should the new fact get?",
-        {"a": "mem_0003, so the ids stay contiguous.",
-         "b": "A fresh id such as mem_0004: an id is never reused.",
-         "c": "Any id, since the agent ignores ids.",
-         "d": "mem_0003, as long as no answer has quoted it yet."},
-        "b", "an answer that quoted [mem_0003] must never come to mean a different fact.",
-        {"a": "then an old answer quoting mem_0003 would point at a different memory.",
-         "c": "the agent quotes ids in its answers, and the memory tools find memories by them.",
-         "d": "the memory cannot know who quoted an id: answers, logs and other sessions keep it out of its sight."},
-        kind="choose", case=("mem_0003",)),
+        "Exercise 01.1's MyMemory stores 'Ann owns a cat.', 'Ann owns a dog.' and 'Ann owns a fish.', deletes "
+        "mem_0002, then stores 'Ann owns a frog.'. Which id does the frog get?",
+        {"a": "mem_0002: the freed id is handed out again, so the ids stay contiguous.",
+         "b": "mem_0003: one more than the number of memories it now holds.",
+         "c": "mem_0004: the counter goes on, whatever was deleted.",
+         "d": "A random id such as a UUID, so that no two ids can ever collide."},
+        "c", "an id is never reused: an answer that quoted [mem_0002] must never come to mean the frog.",
+        {"a": "then an old answer quoting mem_0002 would point at a different memory, and nobody would notice.",
+         "b": "counting the live memories is the bug the toy avoids: after a delete it hands out mem_0003, which the "
+              "fish already has.",
+         "d": "a counter already guarantees unique ids, and the contract's ids are mem_0001, mem_0002, …, which a "
+              "reader can follow."},
+        kind="predict", case=("Ann owns a frog.",), compute=_key_id_after_a_delete),
     Question(
-        "The toy KeywordOverlapMemory found nothing for 'What hardware did she buy?'. Why?",
-        {"a": "Its search has a bug in the sort.",
-         "b": "The question shares no word with any stored fact, and counting shared words is all it does.",
-         "c": "The agent did not call search.",
-         "d": "The order fact was never stored."},
-        "b", "no shared word, no score: comparing meanings needs embeddings (lesson 02).",
-        {"a": "the sort works; there is simply nothing with a score above zero to sort.",
-         "c": "the table calls memory.search directly; no agent is involved there.",
-         "d": "seed_memory stored all seven facts, including the order; list_all shows them."},
-        kind="explain", case=("What hardware did she buy?",)),
+        "MyMemory holds 'Tom plays chess.' (mem_0001) and then 'Tom plays golf.' (mem_0002). What does "
+        "`search(\"What does Tom play?\", top_k=1)` return?",
+        {"a": "mem_0002: both share one word with the query, and on a tie the newest memory comes first.",
+         "b": "mem_0001: both share one word, and on a tie the older memory comes first.",
+         "c": "Nothing: 'play' is not 'plays', so no memory shares a word with the query.",
+         "d": "mem_0001: chess is a game one plays, so it is closer in meaning to the question."},
+        "a", "'tom' is the only shared word in both, so it is a tie, and Exercise 01.1's rule breaks it: newest first.",
+        {"b": "that is the toy's rule (its stable sort keeps insertion order); Exercise 01.1 asks for the opposite.",
+         "c": "'tom' is a shared word: it is enough for a score of one.",
+         "d": "counting shared words compares no meanings at all; that takes embeddings (lesson 02)."},
+        kind="predict", case=("Tom plays golf.",), compute=_key_tie_newest_first),
 ])

@@ -208,6 +208,26 @@ def _key_cosine_of_opposites() -> str:
                       "d": abs(value + 50) < 1e-9})
 
 
+def _key_swapped_words() -> str:
+    """02: WordLlama's cosine of two sentences with the same words in another order."""
+    from aria_kit.embeddings import default_embedder
+
+    a, b = default_embedder().embed(["the cat chased the dog", "the dog chased the cat"])
+    value = float(a @ b)
+    return only_true({"a": abs(value - 1) < 1e-6, "b": 0.3 < value < 0.7, "c": value < 0,
+                      "d": 0.8 < value < 1 - 1e-6})
+
+
+def _key_tie_in_top_k() -> str:
+    """02: top-k with k = 2 over rows [1, 0], [2, 0], [0, 1] for the query [1, 0] (the worked solution)."""
+    import numpy as np
+
+    from aria_kit.solutions.lesson02 import top_k_by_cosine
+
+    found = top_k_by_cosine(np.array([1.0, 0.0]), np.array([[1.0, 0.0], [2.0, 0.0], [0.0, 1.0]]), 2)
+    return only_true({"a": list(found) == [0, 1], "b": list(found) == [1, 0], "c": list(found) == [0, 2]})
+
+
 QUIZ = Quiz("Lesson 02", [
     Question(
         "Why does the kit scale every embedding to length 1 when a text is stored?",
@@ -232,26 +252,26 @@ QUIZ = Quiz("Lesson 02", [
          "d": "that is the bare dot product; the cosine divides it by both lengths (5 × 10), which gives −1."},
         kind="predict", case=("[-6, -8]",), compute=_key_cosine_of_opposites),
     Question(
-        "WordLlama gives '4812' and '4821' the same vector. Why?",
-        {"a": "The numbers are too close in value.",
-         "b": "It averages the vectors of the tokens, single digits here, so their order is lost.",
-         "c": "Numbers are removed before embedding.",
-         "d": "The vectors were not normalised."},
-        "b", "an average of the same tokens is the same whatever their order; 'Alice loves Rust' = 'Rust loves Alice'.",
-        {"a": "an embedding knows nothing about numeric value; '4812' and '9999' are just tokens.",
-         "c": "the digits are embedded; they just average to the same vector in any order.",
-         "d": "both vectors are unit length, and normalising cannot make two directions equal."},
-        kind="explain", case=("4812", "4821")),
+        "Predict: the cosine WordLlama gives 'the cat chased the dog' and 'the dog chased the cat'.",
+        {"a": "1.0: the two texts hold the same tokens, and the average of the same vectors is the same vector.",
+         "b": "About 0.5: the words are the same, but half of them are in other places.",
+         "c": "Below 0: the two sentences mean opposite things.",
+         "d": "Just under 1, such as 0.95: close, but the model hears that the order changed."},
+        "a", "WordLlama averages its token vectors, and an average forgets order: who chased whom is lost.",
+        {"b": "an average has no notion of a word's place, so moving words around cannot lower the cosine.",
+         "c": "a vector captures what a text is about (a cat, a dog, chasing); both texts are about exactly that.",
+         "d": "bigger models that read word order would do that; a plain average gives exactly 1."},
+        kind="predict", case=("the dog chased the cat",), compute=_key_swapped_words),
     Question(
-        "Two memories get exactly the same cosine for a query. What should top-k search do?",
-        {"a": "Return them in whatever order the sort happens to produce.",
-         "b": "Nothing special: two floating-point cosines are never exactly equal, so ties cannot happen.",
-         "c": "Break the tie by a fixed rule, such as the older memory first, so every run gives the same answer.",
-         "d": "Pick one at random to be fair."},
-        "c", "a stable sort on the negated scores does it, and identical output is what makes results testable.",
-        {"a": "numpy's default sort is not stable: the order of equal scores may change with the array's size.",
-         "b": "identical texts, or the same digits in another order ('4812', '4821'), give bit-identical vectors "
-              "and so exactly equal cosines.",
-         "d": "then the same question could get different answers on two runs."},
-        kind="choose"),
+        "top_k_by_cosine(query=[1, 0], matrix=[[1, 0], [2, 0], [0, 1]], k=2) to the specification of Exercise 02.3. "
+        "What does it return?",
+        {"a": "[0, 1]: rows 0 and 1 both have cosine 1, and the tie goes to the row that comes first.",
+         "b": "[1, 0]: row 1 is longer, so it is more similar to the query.",
+         "c": "[0, 2]: row 1 points the same way as row 0, so it adds nothing and is skipped.",
+         "d": "[0, 1] on some runs and [1, 0] on others: a tie has no right order."},
+        "a", "the cosine ignores length, so [2, 0] ties with [1, 0]; a stable sort keeps the earlier row first.",
+        {"b": "that is the dot product talking (2 against 1); the cosine divides by the lengths, and both give 1.",
+         "c": "top-k returns the k best rows by cosine; it does not drop rows that point the same way.",
+         "d": "the specification fixes the tie rule (the earlier row first, on every run), so the result is testable."},
+        kind="predict", case=("[[1, 0], [2, 0], [0, 1]]",), compute=_key_tie_in_top_k),
 ])

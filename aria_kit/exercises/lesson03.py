@@ -26,7 +26,7 @@ import numpy as np
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 
 SOLUTION = "lesson03"
 
@@ -203,42 +203,82 @@ def check_stemmer(stem_tokenize: Callable[[str], list[str]]) -> bool:
     return check("Stretch 03 (a tokenizer that stems)", lambda: _stemmer_test(stem_tokenize), SOLUTION)
 
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_tokens() -> str:
+    """03: the kit's tokenize on a possessive, a hyphenated code and punctuation."""
+    from aria_kit.bm25 import tokenize
+
+    tokens = tokenize("Bob's SSD-2TB arrived!")
+    return only_true({"a": tokens == ["bob", "ssd", "2tb", "arrived"], "b": tokens == ["bob's", "ssd-2tb", "arrived"],
+                      "c": tokens == ["bob", "ssd", "2", "tb", "arrived"], "d": tokens == ["bob", "ssd", "2tb", "arriv"]})
+
+
+def _key_word_in_every_memory() -> str:
+    """03: BM25Index over four memories that all contain 'tea', queried with 'tea'."""
+    from aria_kit.bm25 import BM25Index, tokenize
+
+    texts = ["tea is hot", "green tea", "iced tea please", "tea"]
+    index = BM25Index()
+    for text in texts:
+        index.add(tokenize(text))
+    scores = [float(x) for x in index.scores(["tea"])]
+    return only_true({"c": min(scores) > 0 and max(scores) == scores[3] and len(set(scores)) > 1,
+                      "b": all(x == 0 for x in scores), "a": all(x < 0 for x in scores),
+                      "d": min(scores) > 0 and len(set(scores)) == 1})
+
+
+def _key_four_times() -> str:
+    """03: BM25 of 'rust' in two memories of four tokens each, one saying it four times."""
+    from aria_kit.bm25 import BM25Index, tokenize
+
+    index = BM25Index()
+    for text in ("Rust, Rust, Rust, Rust!", "Rust is fun here"):
+        index.add(tokenize(text))
+    four, once = (float(x) for x in index.scores(["rust"]))
+    ratio = four / once
+    return only_true({"b": 1.7 < ratio < 1.9, "a": abs(ratio - 4) < 1e-9, "c": abs(ratio - 2.5) < 1e-9,
+                      "d": abs(ratio - 1) < 1e-9})
+
+
 QUIZ = Quiz("Lesson 03", [
     Question(
-        "In the seven demo facts, 'the' and 'velocitydb' have the same idf, 0.827. Why?",
-        {"a": "idf ignores common English words.",
-         "b": "Each occurs in three of the seven facts, and idf only counts documents.",
-         "c": "Both are in the query, and idf is computed from the query's words.",
-         "d": "It is a rounding error."},
-        "b", "idf knows how many documents hold a word, not what the word means; on a large corpus 'the' is in "
-             "nearly every document and its idf drops towards 0.",
-        {"a": "BM25 has no list of stop words here; 'the' is a token like any other.",
-         "c": "idf comes from the documents alone; the query only chooses which idfs are added up.",
-         "d": "the two values are exactly equal: same n, same N, same formula."},
-        kind="explain", case=("velocitydb", "0.827")),
+        "What does the kit's `tokenize(\"Bob's SSD-2TB arrived!\")` return?",
+        {"a": "bob | ssd | 2tb | arrived", "b": "bob's | ssd-2tb | arrived",
+         "c": "bob | ssd | 2 | tb | arrived", "d": "bob | ssd | 2tb | arriv"},
+        "a", "it lowercases, drops the possessive 's, and keeps runs of letters and digits; the hyphen and the "
+             "'!' only separate tokens.",
+        {"b": "splitting on spaces alone would keep the punctuation, and 'ssd-2tb' would match neither 'ssd' nor '2tb'.",
+         "c": "letters and digits together make one run: '2tb' stays whole, as 'v1' and 'ddr5' do.",
+         "d": "plain tokenize does not stem; only tokenize(text, stem=True) reduces words to their stems."},
+        kind="predict", case=("Bob's SSD-2TB arrived!",), compute=_key_tokens),
     Question(
-        "Why does BM25 saturate term frequency with k1 instead of multiplying by tf?",
-        {"a": "A document that repeats a word ten times is more about it than one that says it once, but not "
-              "ten times more.",
-         "b": "So that a word repeated in the query counts only once.",
-         "c": "Because tf is always 1 in short documents.",
-         "d": "To punish long documents."},
-        "a", "each extra occurrence adds less; one term's part can never exceed idf·(k1 + 1).",
-        {"b": "k1 acts on the document's tf; a word repeated in the query is added once per repetition.",
-         "c": "tf is the count in the document, and short documents can repeat words too.",
-         "d": "that is the job of b, the length normalisation, not of k1."},
-        kind="recall"),
+        "Four memories: 'tea is hot', 'green tea', 'iced tea please' and 'tea'. Every one contains 'tea'. What does "
+        "the kit's BM25 give them for the query 'tea'?",
+        {"a": "A negative score each: the word is in more than half the memories.",
+         "b": "0 each: a word found in every memory carries no information.",
+         "c": "A small positive score each, highest for the shortest memory, 'tea'.",
+         "d": "The same positive score each: 'tea' occurs once in every one of them."},
+        "c", "Lucene's idf, ln(1 + (N − n + 0.5)/(n + 0.5)), stays above 0 even for n = N; then length "
+             "normalisation favours the match in the shortest memory.",
+        {"b": "that is the textbook idf, log(N/n); the kit's has the '1 +' inside the log, so it never reaches 0.",
+         "a": "that is rank_bm25's Okapi idf before its floor; the kit's idf is never negative.",
+         "d": "tf is 1 everywhere, but b = 0.75 scales each match by the memory's length: one word in four weighs less."},
+        kind="predict", case=("iced tea please",), compute=_key_word_in_every_memory),
     Question(
-        "Your inverted index removes a document. What must happen to a term that occurred only there?",
-        {"a": "Nothing: keep its empty postings list for later.",
-         "b": "Its postings entry goes, so its document frequency is 0 and the vocabulary holds only live terms.",
-         "c": "Its tf is set to 0 in the removed slot.",
-         "d": "The whole index is rebuilt."},
-        "b", "removal costs only the length of the document, and df, N and the average length stay exact.",
-        {"a": "an empty list wastes memory and makes every scan of the vocabulary longer; df would still be 0.",
-         "c": "a 0 left in the postings still counts as a document in a df that counts entries.",
-         "d": "rebuilding costs the size of the whole corpus on every change: what the reference design does."},
-        kind="choose"),
+        "Two memories of four tokens each: 'Rust, Rust, Rust, Rust!' and 'Rust is fun here'. For the query 'rust', "
+        "the first scores how many times the second?",
+        {"a": "4 times: four occurrences, four times the evidence.",
+         "b": "About 1.8 times: each extra occurrence adds less than the one before.",
+         "c": "2.5 times: with k1 = 1.5 a repeated word jumps straight to its limit, k1 + 1.",
+         "d": "The same score: BM25 only asks whether a word is present."},
+        "b", "the term part is tf·(k1 + 1)/(tf + k1) at average length: 1 for tf = 1 and 4 × 2.5/5.5 ≈ 1.82 for tf = 4.",
+        {"a": "that is a bare count; saturation is there so that repeating a word cannot buy a score.",
+         "c": "k1 + 1 is the limit as tf grows without bound; four occurrences are well short of it.",
+         "d": "presence alone is a boolean model; BM25 counts occurrences, with diminishing returns."},
+        kind="predict", case=("Rust is fun here",), compute=_key_four_times),
     Question(
         "rank_bm25 scored 'Alice likes Rust' −0.0209 for the query 'Alice', below 'Bob likes Go'. Why?",
         {"a": "rank_bm25 has a bug in its tf formula.",

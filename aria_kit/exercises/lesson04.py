@@ -198,65 +198,68 @@ def check_score_fusion(memory_class: type) -> bool:
 # the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
 
 
-def _key_rrf_of_one_ranking() -> str:
-    """04: 1st in the vector ranking, absent from the keyword ranking, RRF with k = 60."""
+def _key_both_lists_by_a_hair() -> str:
+    """04: RRF with k = 60 of [a, b, c] and [c, b]: who is first?"""
     from aria_kit.fusion import reciprocal_rank_fusion
 
-    vector, keyword = ["target", "m2", "m3", "m4"], ["m2", "m3"]
-    score = dict(reciprocal_rank_fusion([vector, keyword], k=60))["target"]
-    return only_true({"a": abs(score - 1 / 61) < 1e-12, "b": abs(score - (1 / 61 + 1 / 64)) < 1e-12,
-                      "c": abs(score - 1 / 122) < 1e-12, "d": score == 1.0})
+    fused = reciprocal_rank_fusion([["a", "b", "c"], ["c", "b"]], k=60)
+    scores = dict(fused)
+    return only_true({"a": fused[0][0] == "b", "b": fused[0][0] == "c" and scores["c"] > scores["b"],
+                      "c": fused[0][0] == "a", "d": scores["b"] == scores["c"]})
 
 
-def _key_smaller_k() -> str:
-    """04: k from 60 to 1, for a memory 1st by cosine that no keyword matches, while five others match 'the'."""
+def _key_small_k_flips() -> str:
+    """04: RRF of [a, b, c, d] and [d, b], k = 60 and then k = 1."""
     from aria_kit.fusion import reciprocal_rank_fusion
 
-    vector = ["target", "the1", "the2", "the3", "the4", "the5"]
-    keyword = ["the1", "the2", "the3", "the4", "the5"]  # a filler word: every other memory has it
-
-    def place(k: int) -> int | None:
-        order = [memory for memory, _ in reciprocal_rank_fusion([vector, keyword], k=k)]
-        return order.index("target") if "target" in order else None
-
-    before, after = place(60), place(1)
-    return only_true({"a": after is not None and after > before, "b": after is not None and after < before,
-                      "c": after == before, "d": after is None})
+    rankings = [["a", "b", "c", "d"], ["d", "b"]]
+    at_60, at_1 = (dict(reciprocal_rank_fusion(rankings, k=k)) for k in (60, 1))
+    assert max(at_60, key=at_60.get) == "b", "the question's premise: b leads at k = 60"
+    first = max(at_1, key=at_1.get)
+    return only_true({"a": first == "b", "b": first == "a", "c": at_1["b"] == at_1["d"],
+                      "d": first == "d" and at_1["d"] > at_1["b"]})
 
 
 QUIZ = Quiz("Lesson 04", [
     Question(
-        "A memory is 1st in the vector ranking and absent from the keyword ranking (it shares no word with the "
-        "query). With RRF and k = 60, what is its fused score?",
-        {"a": "1/61, about 0.0164", "b": "1/61 + 1/(60 + number of memories)", "c": "1/122: the average of 1/61 and nothing",
-         "d": "1.0: first place in a ranking earns full marks"},
-        "a", "a ranking that lacks a memory adds nothing for it: 1/(60 + 1) from the vector ranking only.",
-        {"b": "that would rank it last in the keyword list; HybridMemory gives no keyword credit at all.",
-         "c": "RRF adds the rankings' contributions, it does not average them: absent adds 0, so the sum is 1/61.",
-         "d": "scores are sums of 1/(k + rank); with k = 60 no single ranking gives more than 1/61."},
-        kind="predict", case=("k = 60",), compute=_key_rrf_of_one_ranking),
+        "Predict: `reciprocal_rank_fusion([[\"a\", \"b\", \"c\"], [\"c\", \"b\"]], k=60)`. Which id comes first?",
+        {"a": "b: 2nd in both rankings, the steadiest of the three",
+         "b": "c: 1/63 + 1/61 is a hair more than 1/62 + 1/62",
+         "c": "a: first place in a ranking beats everything else",
+         "d": "b and c tie exactly: their ranks add up to 4 either way"},
+        "b", "both are in both lists; what counts is the sum of 1/(60 + rank), and 1/x falls fastest near the top, "
+             "so a 1st place gains more than a 3rd place loses.",
+        {"a": "being in both lists is what lifts b and c above a; between the two, the 1st place in one list wins.",
+         "c": "a is in one list only; with k = 60 one list's 1st place (1/61) is far below two good places.",
+         "d": "RRF adds reciprocals, not ranks: 1/61 + 1/63 and 2/62 differ in the fifth decimal."},
+        kind="predict", case=('[["a", "b", "c"], ["c", "b"]]',), compute=_key_both_lists_by_a_hair),
     Question(
-        "Why does RRF fuse ranks rather than adding the cosine and the BM25 score?",
-        {"a": "ranks are faster to compute than scores",
-         "b": "the two scores live on different scales: a cosine stays below 1, BM25 has no upper bound and "
-              "shifts as memories are added",
-         "c": "BM25 scores can be negative",
-         "d": "a cosine and a BM25 score measure the same thing, so adding them would count it twice"},
-        "b", "adding them would need a weight that changes with the data; ranks are on the same scale by definition.",
-        {"a": "the ranks are computed from the scores, so they cost more, not less.",
-         "c": "aria_kit uses Lucene's IDF, which is never negative (lesson 03).",
-         "d": "they measure different things (meaning, shared rare words); that is why combining them helps."},
-        kind="recall"),
+        "Memory P has cosine 0.62 and BM25 0; memory Q has cosine 0.20 and BM25 1.1. You rank by the plain sum of "
+        "the two scores. What goes wrong?",
+        {"a": "Nothing: both are similarity scores for the same query, so adding them is fair.",
+         "b": "Only the size: the sum must be halved, the mean of the two, to stay a similarity.",
+         "c": "Q wins, 1.30 to 0.62, because BM25 runs on a larger scale; the sum is mostly BM25.",
+         "d": "Nothing: Q shares a word with the query, and an exact word is stronger evidence than any cosine."},
+        "c", "a cosine stays below 1 while BM25 has no upper bound and shifts as memories are added; RRF uses "
+             "only the positions, so neither scale drowns the other.",
+        {"a": "they are on different scales: 0.62 + 0 is less than 0.20 + 1.1, so BM25 alone decided.",
+         "b": "halving every sum changes no order: Q still wins, 0.65 to 0.31; the trouble is the scales, not the size.",
+         "d": "the sum would put Q first for any BM25 score near 1, however common the shared word: the scale "
+              "decides, not the evidence."},
+        kind="explain", case=("cosine 0.62", "BM25 1.1")),
     Question(
-        "You lower k from 60 to 1. What happens to a memory that is 1st by cosine but matched by no keyword, "
-        "while other memories match a filler word like \"the\"?",
-        {"a": "it falls further", "b": "it climbs: with a small k, rank 1 earns far more than rank 5 or 10",
-         "c": "nothing: k does not change the order", "d": "it disappears from the results"},
-        "b", "1/(1 + 1) = 0.5 beats two weak votes like 1/(1 + 8) + 1/(1 + 9); the slider in section 4 shows it.",
-        {"a": "a small k rewards the top of each list, which is where this memory is.",
-         "c": "k changes how much a top rank outweighs a lower one, so it can change the order.",
-         "d": "every memory stays in the vector ranking, so every memory gets a fused score."},
-        kind="predict", case=("from 60 to 1", "rank 1 earns"), compute=_key_smaller_k),
+        "With k = 60, RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first. "
+        "Lower k to 1. Which id comes first now?",
+        {"a": "b still: k changes every score, but not the order",
+         "b": "a: with a small k, the first place of the longer ranking counts most",
+         "c": "b and d tie: at k = 1 each gets 1/2 from somewhere",
+         "d": "d: with a small k, one first place outweighs two second places"},
+        "d", "at k = 1, d earns 1/2 + 1/5 = 0.7 and b 1/3 + 1/3 ≈ 0.67; at k = 60 the top places earn nearly the "
+             "same, and being high in both lists wins.",
+        {"a": "k sets how much better rank 1 is than rank 2, so it can change the order, as here.",
+         "b": "a is 1st in one list but absent from the other: 1/2, below d's 1/2 + 1/5.",
+         "c": "d gets 1/2 from its 1st place; b has no 1st place: 1/3 + 1/3."},
+        kind="predict", case=('["a", "b", "c", "d"]',), compute=_key_small_k_flips),
     Question(
         "Your MyHybridMemory and HybridMemory agree on every score but list two memories with equal fused "
         "scores in a different order. Which rule does HybridMemory follow?",

@@ -192,27 +192,26 @@ def check_sign_flip(fn: Callable) -> bool:
 # the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
 
 
-def _key_capped_recall_of_eight() -> str:
-    """05: 8 labelled facts, 5 of them in the top 5."""
-    from aria_kit.measuring import capped_recall_at_k, recall_at_k
+def _key_recall_and_reciprocal_rank() -> str:
+    """05: 2 labelled facts, found at ranks 2 and 5 of a top 10."""
+    from aria_kit.measuring import recall_at_k, reciprocal_rank
 
-    relevant = [f"fact_{n}" for n in range(8)]
-    ranking = relevant[:5] + ["other_1", "other_2"]
-    pair = (recall_at_k(ranking, relevant, 5), capped_recall_at_k(ranking, relevant, 5))
-    return only_true({"a": pair == (0.625, 1.0), "b": pair == (1.0, 1.0), "c": pair == (0.625, 0.625),
-                      "d": pair == (1.0, 0.625)})
+    ranking = ["x1", "fact_a", "x2", "x3", "fact_b", "x4", "x5", "x6", "x7", "x8"]
+    pair = (recall_at_k(ranking, ["fact_a", "fact_b"], 5), reciprocal_rank(ranking, ["fact_a", "fact_b"]))
+    return only_true({"a": pair == (1.0, 0.35), "b": pair == (0.4, 0.5), "c": pair == (1.0, 0.5),
+                      "d": pair == (1.0, 0.2)})
 
 
 def _key_bootstrap_by_session() -> str:
-    """05: questions of one session succeed or fail together; resample sessions instead of questions."""
+    """05: 30 sessions of 4 questions that succeed or fail together; resample sessions instead of questions."""
     import numpy as np
 
     from aria_kit.measuring import bootstrap_interval
 
     rng = np.random.default_rng(0)
-    outcomes = rng.integers(0, 2, size=20).astype(float)  # one outcome per session ...
-    values = np.repeat(outcomes, 5)  # ... shared by its five questions
-    sessions = np.repeat(np.arange(20), 5)
+    outcomes = rng.integers(0, 2, size=30).astype(float)  # one outcome per session ...
+    values = np.repeat(outcomes, 4)  # ... shared by its four questions
+    sessions = np.repeat(np.arange(30), 4)
     low, high = bootstrap_interval(values)
     low_s, high_s = bootstrap_interval(values, clusters=sessions)
     return only_true({"a": high_s - low_s > high - low, "b": high_s - low_s < high - low,
@@ -221,47 +220,52 @@ def _key_bootstrap_by_session() -> str:
 
 QUIZ = Quiz("Lesson 05", [
     Question(
-        "You try twenty settings on the dev questions and keep the one with the highest dev score. On the held-out "
+        "You try 40 settings on the dev questions and keep the one with the highest dev score. On the held-out "
         "questions, what do you expect its score to be, and why?",
         {"a": "about its dev score: the same setting on questions cut by the same rule",
-         "b": "lower, most likely: the highest of twenty noisy scores is partly luck on those questions",
+         "b": "lower, most likely: the highest of 40 noisy scores is partly luck on those questions",
          "c": "higher: held-out questions are the easier half",
          "d": "anything at all: dev scores say nothing about held-out ones"},
-        "b", "picking the maximum of many noisy scores favours the settings that got lucky on dev (selection bias).",
+        "b", "picking the maximum of many noisy scores favours the settings that got lucky on dev (selection bias); "
+             "the more settings tried, the more luck the winner carries.",
         {"a": "true for a setting fixed in advance; the choice itself was tuned to the dev questions' luck.",
          "c": "both splits are cut by the same rule; neither is meant to be easier.",
          "d": "dev scores carry real information; the chosen one is only biased upward, not meaningless."},
-        kind="explain"),
+        kind="explain", case=("40 settings",)),
     Question(
-        "A question has 8 labelled facts, and the top 5 of a search holds 5 of them. What are its recall@5 and "
-        "its capped recall@5?",
-        {"a": "0.625 and 1.0", "b": "1.0 and 1.0", "c": "0.625 and 0.625", "d": "1.0 and 0.625"},
-        "a", "recall divides the 5 found by all 8 relevant; capped recall by min(5, 8) = 5, the most a top 5 can hold.",
-        {"b": "plain recall divides by every relevant fact, so it cannot reach 1 with 8 answers and 5 places.",
-         "c": "capped recall divides by min(k, number relevant): 5 here, so a perfect top 5 scores 1.",
-         "d": "the two are swapped: capped recall is the one that forgives the lack of room."},
-        kind="predict", case=("8 labelled facts", "0.625"), compute=_key_capped_recall_of_eight),
+        "A question has 2 labelled facts, and a search ranks them 2nd and 5th in its top 10. What are its recall@5 "
+        "and its reciprocal rank (the question's part of MRR)?",
+        {"a": "recall@5 1.0 and reciprocal rank 0.35", "b": "recall@5 0.4 and reciprocal rank 0.5",
+         "c": "recall@5 1.0 and reciprocal rank 0.5", "d": "recall@5 1.0 and reciprocal rank 0.2"},
+        "c", "both facts are in the top 5, so recall@5 is 2/2; the reciprocal rank looks only at the first "
+             "relevant hit, 1/2.",
+        {"a": "0.35 is the mean of 1/2 and 1/5; the reciprocal rank counts the first relevant hit only.",
+         "b": "recall divides the facts found by the facts labelled (2), not by the places in the top 5.",
+         "d": "1/5 is the rank of the last relevant hit; MRR rewards how soon the first one comes."},
+        kind="predict", case=("ranks them 2nd and 5th",), compute=_key_recall_and_reciprocal_rank),
     Question(
-        "The questions of one chat session tend to succeed or fail together. If the bootstrap resamples whole "
-        "sessions instead of single questions, what happens to the 95% interval?",
-        {"a": "it gets wider: there are fewer independent units of evidence than questions",
+        "A test set holds 30 sessions of 4 questions, and the questions of one session succeed or fail together. If "
+        "the bootstrap resamples whole sessions instead of single questions, what happens to the 95% interval?",
+        {"a": "it gets wider: there are 30 independent units of evidence, not 120",
          "b": "it gets narrower: averaging within sessions removes noise",
          "c": "it stays the same: the mean does not change, so neither does the interval",
-         "d": "it cannot be computed when sessions have different sizes"},
+         "d": "it cannot be computed: resampling sessions leaves too few values to take percentiles of"},
         "a", "questions that move together count as less evidence than as many independent ones, so the spread of "
              "resampled means grows.",
         {"b": "nothing is averaged away: each resample still holds every question of the sessions it draws.",
          "c": "the point estimate stays, but the interval measures how much the mean would move on other sessions.",
-         "d": "each resample's mean is the sum over the questions it holds divided by their number, whatever the sizes."},
-        kind="predict", compute=_key_bootstrap_by_session),
+         "d": "each of the 2,000 resamples still has a mean; 30 clusters are plenty to take percentiles over."},
+        kind="predict", case=("30 sessions of 4 questions",), compute=_key_bootstrap_by_session),
     Question(
         "Two ways to report a tuned fusion weight: (A) choose it on dev, then score held-out once; (B) choose it on "
         "dev and held-out together, then report the mean over both. Which tells you what a new user will see?",
         {"a": "A", "b": "B: twice the questions give a narrower interval",
-         "c": "either: the bootstrap interval corrects for tuning"},
+         "c": "either: the bootstrap interval corrects for tuning",
+         "d": "neither: score held-out after each weight tried, and report the best held-out score"},
         "a", "only questions that played no part in the choice measure the choice without its luck.",
         {"b": "narrower, yes, but around a number inflated by the tuning: precise and wrong.",
-         "c": "the bootstrap knows nothing about how a setting was chosen; it only resamples the questions given."},
+         "c": "the bootstrap knows nothing about how a setting was chosen; it only resamples the questions given.",
+         "d": "then held-out has become a second dev set: choosing by it carries its luck into the number reported."},
         kind="choose"),
     Question(
         "Cut each fanoutqa document down to its answer and article title, dropping the sub-question, and keyword "

@@ -268,83 +268,98 @@ def _key_memory_search_answer(arguments: dict) -> tuple[str, bool]:
     return answer, bool(calls)
 
 
-def _key_schema_without_docstring() -> str:
-    """06: run(self, query: str, top_k: int = 3) with no docstring."""
-    from aria_kit.interfaces import Tool
+def _key_bool_with_a_default() -> str:
+    """06: the schema of `remind: bool = True`, a parameter without a docstring line."""
+    from aria_kit.schemas import schema_from_function
 
-    class Search(Tool):
-        name = "search"
-        description = "Search."
+    def schedule(title: str, minutes: int, remind: bool = True) -> str:
+        """Put a meeting in the calendar.
 
-        def run(self, query: str, top_k: int = 3) -> str:
-            return query
+        title: What the meeting is about.
+        minutes: How long it lasts.
+        """
+        return title
 
-    parameters = Search().schema()["function"]["parameters"]
-    top_k = parameters["properties"].get("top_k")
-    if top_k is None:
-        return "a"
-    typed = top_k.get("type") == "integer" and top_k.get("default") == 3 and "top_k" not in parameters["required"]
-    return only_true({"b": typed and "description" not in top_k, "c": typed and "description" in top_k})
-
-
-def _key_top_k_true() -> str:
-    """06: memory_search gets {"query": "order 4821", "top_k": true}."""
-    answer, ran = _key_memory_search_answer({"query": "order 4821", "top_k": True})
-    refused = answer.startswith("Error:") and "`top_k` must be of type integer, got bool" in answer
-    return only_true({"a": ran and not answer.startswith("Error:"), "b": answer.startswith("raised"),
-                      "c": refused and not ran})
+    parameters = schema_from_function(schedule)
+    remind = parameters["properties"].get("remind")
+    if remind is None:
+        return "d"
+    return only_true({"a": remind.get("type") == "integer",
+                      "b": remind == {"type": "boolean", "default": True} and "remind" not in parameters["required"],
+                      "c": remind.get("type") == "boolean" and "remind" in parameters["required"]})
 
 
-def _key_top_k_over_maximum() -> str:
-    """06: memory_search gets {"query": "order 4821", "top_k": 50}, its schema's maximum being 10."""
-    answer, ran = _key_memory_search_answer({"query": "order 4821", "top_k": 50})
-    return only_true({"a": ran and not answer.startswith(("Error:", "raised")), "b": answer.startswith("Error:")
-                      and "top_k" in answer and not ran, "c": False, "d": answer.startswith("raised ValueError")})
+def _key_top_k_zero() -> str:
+    """06: memory_search gets {"query": "ssd prices", "top_k": 0}, its schema's minimum being 1."""
+    answer, ran = _key_memory_search_answer({"query": "ssd prices", "top_k": 0})
+    refused = answer.startswith("Error:") and "top_k" in answer and "at least 1" in answer
+    return only_true({"a": ran and answer.startswith("No memories"), "c": refused and not ran,
+                      "b": ran and answer.startswith("Found"), "d": answer.startswith("raised")})
+
+
+def _key_calculator_max() -> str:
+    """06: the kit's calculator on max(3, 9)."""
+    from aria_kit.calculator import calculate
+
+    try:
+        answer = calculate("max(3, 9)")
+    except Exception:  # noqa: BLE001 - an exception is an outcome an option names
+        return "c"
+    return only_true({"a": answer == "9", "d": answer.startswith("Error:") and "max" in answer,
+                      "b": answer.startswith("Error:") and "max" not in answer})
 
 
 QUIZ = Quiz("Lesson 06", [
     Question(
-        "A tool's `run(self, query: str, top_k: int = 3)` has no docstring. What does the model learn about `top_k`?",
-        {"a": "Nothing: without a docstring the parameter is left out of the schema",
-         "b": "Its type (integer), that it is optional, and its default 3, but no description",
-         "c": "Its type, default and a description guessed from its name"},
-        "b",
-        "the signature alone gives the type, the default and so 'not required'; only descriptions need the docstring.",
-        {"a": "every typed parameter is in the schema; the docstring only adds descriptions.",
-         "c": "nothing is guessed: no `top_k: …` line, no description. A model then has only the name to go on."}, kind="predict", case=("top_k: int = 3", "no docstring"), compute=_key_schema_without_docstring),
+        "A tool's `run(self, title: str, minutes: int, remind: bool = True)` has docstring lines for `title` and "
+        "`minutes` only. What does the derived schema say about `remind`?",
+        {"a": "{\"type\": \"integer\", \"default\": true}: in Python a bool is an int",
+         "b": "{\"type\": \"boolean\", \"default\": true}, not required, with no description",
+         "c": "{\"type\": \"boolean\"}, and required: without a docstring line nothing says it is optional",
+         "d": "Nothing: a parameter without a description is left out of the schema"},
+        "b", "the signature gives the type and the default, and a default means optional; only the description "
+             "comes from the docstring.",
+        {"a": "issubclass(bool, int) is true, which is exactly why the derivation must test bool first: a model "
+              "told 'integer' would send 1.",
+         "c": "the default makes it optional, and the default comes from the signature, not from the docstring.",
+         "d": "every typed parameter is in the schema; without a description the model has only the name to go on."},
+        kind="predict", case=("remind: bool = True",), compute=_key_bool_with_a_default),
     Question(
-        "The model sends `{\"query\": \"order 4821\", \"top_k\": true}` to memory_search. What happens?",
-        {"a": "top_k is read as 1, because in Python True == 1",
-         "b": "run raises TypeError and the agent crashes",
-         "c": "invoke answers 'Error: … `top_k` must be of type integer, got bool' and run is not called"},
-        "c",
-        "JSON true is a boolean, not an integer; validation refuses it before run, and the model can fix its call.",
-        {"a": "that is exactly the mistake a validator must not make: isinstance(True, int) is true in Python, "
-              "so the check has to rule bool out explicitly.",
-         "b": "invoke validates first and answers with text; a bad argument never reaches run."}, kind="predict", case=('"top_k": true', "true"), compute=_key_top_k_true),
+        "The model sends `{\"query\": \"ssd prices\", \"top_k\": 0}` to memory_search. What comes back?",
+        {"a": "'No memories found': run searches for zero memories and finds none",
+         "b": "The default 3 memories: 0 is falsy, so the tool falls back to its default",
+         "c": "'Error: … `top_k` must be at least 1, got 0', and run is not called",
+         "d": "A ValueError from run, and the agent stops the turn"},
+        "c", "the range 1 to 10 is part of the schema, and invoke validates against it before run; the model "
+             "reads the message and can fix its call.",
+        {"a": "a value outside the declared range never reaches run; the model learns its mistake instead of an "
+              "empty answer it might believe.",
+         "b": "a default applies only when the argument is missing; a value that is sent is checked, and 0 fails.",
+         "d": "tools answer with text, never by crashing the agent: a refused argument comes back as an Error: "
+              "message."},
+        kind="predict", case=('"top_k": 0',), compute=_key_top_k_zero),
+    Question(
+        "The model asks the kit's calculator for `max(3, 9)`. What does calculate return?",
+        {"a": "9: max is a harmless builtin, not an attribute walk",
+         "b": "An Error: that the expression is not valid Python",
+         "c": "Nothing: it raises NameError, since max is not in math",
+         "d": "An Error: naming `max`, with the list of functions it may call"},
+        "d", "the calculator allows only a whitelist (numbers, operators, pi, e, tau and math functions by name); "
+             "anything else is refused before anything runs, harmless or not.",
+        {"a": "a whitelist does not judge what is harmless; it allows what it lists, and max is not on it.",
+         "c": "the calculator answers with text, never by raising: the model gets a message it can act on.",
+         "b": "max(3, 9) is valid Python and parses fine; it is refused for calling a function outside the list."},
+        kind="predict", case=("max(3, 9)",), compute=_key_calculator_max),
     Question(
         "Why does the kit refuse `().__class__.__base__.__subclasses__()` instead of running it with empty builtins?",
         {"a": "Empty builtins hide names, not objects: the expression walks from a tuple to every loaded class",
          "b": "It is too slow to compute",
-         "c": "It uses a name that is not in math"},
+         "c": "It uses a name that is not in math",
+         "d": "It calls double-underscore methods, which Python keeps private to each class"},
         "a",
         "`eval` with no builtins is not a sandbox; the calculator parses the text and allows a short whitelist.",
         {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
-         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help."}, kind="explain", case=("().__class__.__base__.__subclasses__()",)),
-    Question(
-        "memory_search declares `top_k: Annotated[int, Bounds(minimum=1, maximum=10)] = 3`. The model sends "
-        "`{\"query\": \"order 4821\", \"top_k\": 50}`. What happens?",
-        {"a": "run starts the search and stops at 10 hits, since the memory returns at most that many",
-         "b": "invoke refuses it from the schema's maximum, with a message naming top_k, and run is not called",
-         "c": "It goes through: Annotated is only a comment for people, so the model's value is used as sent",
-         "d": "The agent crashes with a ValueError raised inside run"},
-        "b",
-        "the bound is part of the schema the model sees and of the validation invoke runs before run; the lesson's "
-        "table shows the refusal.",
-        {"a": "validation comes first: a value outside the declared range never reaches run, which would refuse it "
-              "too (it checks the range again for callers that bypass invoke).",
-         "c": "the derivation reads Annotated's Bounds into the schema (minimum and maximum), and invoke enforces "
-              "them; that is why they are declared on the parameter.",
-         "d": "tools answer with text, never by crashing the agent: a refused argument comes back as an Error: "
-              "message the model can act on."}, kind="predict", case=('"top_k": 50', "maximum=10"), compute=_key_top_k_over_maximum),
+         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help.",
+         "d": "nothing in Python is private: double-underscore attributes are readable from any object, which is "
+              "why the walk works."}, kind="explain", case=("().__class__.__base__.__subclasses__()",)),
 ])

@@ -6,9 +6,11 @@ split each fact into a subject slot and a value slot at a single-valued
 relation ("is", "lives in", "works at"), and call it a replacement when the
 subjects match and the values differ. The stretch answer, ``search_as_of``,
 asks for history too and keeps the versions that were current on the given
-day: a version is current from the moment its predecessor was superseded until
-its own ``superseded_at``; the first version has no known start, so it is
-taken to have been current since before any day asked about.
+day: a version is current from the day its predecessor was superseded until the
+day before its own ``superseded_at`` (so a change day belongs to the new
+version; ``search_as_of_old_on_change_day`` makes the other choice, which the
+check accepts too); the first version has no recorded start, so it counts as
+current from the start.
 """
 
 from __future__ import annotations
@@ -41,5 +43,16 @@ def search_as_of(memory: MemoryBackend, query: str, day: str, top_k: int = 3) ->
         started = before.superseded_at if before is not None else ""
         ended = memory.get(hit.id).superseded_at
         if started[:10] <= day and (ended is None or day < ended[:10]):
+            kept.append(hit)
+    return kept[:top_k]
+
+
+def search_as_of_old_on_change_day(memory: MemoryBackend, query: str, day: str, top_k: int = 3) -> list[Hit]:
+    """``search_as_of`` with the other choice: on a change day the old version is still current."""
+    kept = []
+    for hit in memory.search(query, top_k=max(top_k, len(memory)), include_history=True):
+        before = memory.get(hit.supersedes) if hit.supersedes else None
+        ended = memory.get(hit.id).superseded_at
+        if (before is None or before.superseded_at[:10] < day) and (ended is None or day <= ended[:10]):
             kept.append(hit)
     return kept[:top_k]

@@ -1,11 +1,10 @@
 """Claims in 00_welcome, each tied to the output or the package default that makes it true."""
 
 import inspect
-import re
 
 from default_search import names_the_default_search
 from lesson_claims import Claim, Lesson
-from request_model import check_request_model
+from request_model import QUESTIONS, check_request_model, recalled_ids, recorded_requests
 
 from aria_kit.agent import AutonomousAgent
 from aria_kit.bm25 import tokenize
@@ -14,11 +13,6 @@ from aria_kit.demo_data import DEMO_FACTS
 LESSON = Lesson("00_welcome")
 ENVIRONMENT = 'for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL")'
 FIRST_AGENT = "agent = make_agent()"
-
-
-def _recall_row() -> list[str]:
-    row = next(line for line in LESSON.output("agent.last_turn.rows()").splitlines() if " recall " in line)
-    return re.findall(r"mem_\d{4}", row)
 
 
 def _order_fact_is_the_only_keyword_match() -> bool:
@@ -53,6 +47,32 @@ def _diagram_matches_the_kit() -> bool:
     return True
 
 
+def _badge_turn() -> bool:
+    """Quiz Q2: the offline agent's record of a turn that asks it to remember a fact."""
+    from aria_kit.demo import make_agent, seed_memory
+
+    agent = make_agent()
+    seed_memory(agent.memory)
+    agent.chat("Remember that my badge number is 7731.")
+    steps = [(row[1], row[2]) for row in agent.last_turn.rows()]
+    assert [step for step, _ in steps] == ["recall", "model", "tool", "model", "answer"], steps
+    assert steps[1][1].endswith("calls memory_store") and steps[2][1].startswith("memory_store("), steps
+    assert "mem_0008" not in steps[0][1], "recall listed the memory stored later in the turn"
+    return True
+
+
+THIRD_TURN = (*QUESTIONS[:2], "Who leads the infrastructure team?")
+
+
+def _third_turn_request() -> bool:
+    """Quiz Q4: the request of the third turn, in the order option b gives, with three recalled memories."""
+    assert check_request_model(questions=THIRD_TURN)
+    third = recorded_requests(questions=THIRD_TURN)[2]
+    assert len(recalled_ids(third)) == 3, recalled_ids(third)
+    assert [m["role"] for m in third[1:5]] == ["user", "assistant", "user", "assistant"], "two earlier turns"
+    return True
+
+
 def _tools() -> bool:
     from aria_kit.demo import make_agent
 
@@ -73,18 +93,18 @@ CLAIMS = [
     Claim("then print one line saying which model answers", _one_line_names_the_model),
     Claim("five tools and a hybrid memory", _tools),
     Claim("Everything runs offline by default", _offline),
-    Claim("every lesson runs offline by default", _offline),
     Claim("to see all seven facts", lambda: len(DEMO_FACTS) == 7),
     Claim("In section 3 the agent answered", _order_fact_is_the_only_keyword_match),
     Claim("'order' and '4821' occur in that fact and in no other", _order_fact_is_the_only_keyword_match),
     Claim("Which half of memory search is sure to rank that fact first?", _order_fact_is_the_only_keyword_match),
     Claim("reads all seven facts", lambda: len(DEMO_FACTS) == 7),
     Claim("so '4821' and '4812' look alike to it", lambda: _cosine("4821", "4812") > 0.99),
-    Claim("lists three memory ids", lambda: len(_recall_row()) == 3),
-    Claim("what memory_search returned, mem_0007 alone", lambda: re.findall(r"mem_\d{4}", LESSON.output(
-          'agent.chat("What are the details of order 4821?")')) == ["mem_0007"] and len(_recall_row()) == 3),
-    Claim("sent the top three in a message of their own, after the conversation so far",
-          lambda: inspect.signature(AutonomousAgent).parameters["recall_k"].default == 3 and check_request_model()),
+    Claim("badge number is 7731", _badge_turn),
+    Claim("Aria recalls three memories for 'Who leads the infrastructure team?'",
+          lambda: inspect.signature(AutonomousAgent).parameters["recall_k"].default == 3 and _third_turn_request()),
+    Claim("then the three memories in a message of their own; then the new message", _third_turn_request),
+    Claim("what stays the same comes first and what changes every turn comes last", _third_turn_request),
+    Claim("so they go in a message of their own after the history", _third_turn_request),
 ]
 
 
@@ -102,9 +122,8 @@ EXEMPT = {
     "Lessons 00–09 build the agent": "lesson numbers",
     "next to the one pinned in": "'the one pinned' is a pronoun, not a count",
     "Then we ask one question.": "describes the next cell, which asks a single question",
-    "OpenAI's gpt-4o-mini, through a shared key.": "a model's name, in a wrong option",
-    "The model chose three memories to read.": "a wrong option; the count is claimed on option b",
-    "Those are the three memories the answer will quote.": "a wrong option; the count is claimed on option b",
     "and a wrong one tells you why it is wrong": "'a wrong one' is a pronoun, not a count",
-    "every turn starts by recalling the top memories": "says what the step is; how many is claimed on option b",
+    "with the three memories appended, as one system message": "a wrong option; the claim on option b shows the "
+    "system message holds no recalled memory",
+    "The three memories, then the new message": "a wrong option; the claim on option b shows the earlier turns are sent",
 }

@@ -73,7 +73,61 @@ def _package_top5() -> list[list[str]]:
     return [line.split() for line in LESSON.output(PACKAGE_TOP5).splitlines()[3:]]
 
 
+def _key_holds(number: int) -> bool:
+    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
+    from aria_kit.exercises.lesson04 import QUIZ
+
+    question = QUIZ.questions[number - 1]
+    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
+    return True
+
+
+def _fused(rankings, k):
+    from aria_kit.fusion import reciprocal_rank_fusion
+
+    return dict(reciprocal_rank_fusion(rankings, k=k))
+
+
+def _q1_arithmetic() -> bool:
+    scores = _fused([["a", "b", "c"], ["c", "b"]], 60)
+    assert abs(scores["c"] - (1 / 63 + 1 / 61)) < 1e-15 and abs(scores["b"] - 2 / 62) < 1e-15, scores
+    assert abs(scores["a"] - 1 / 61) < 1e-15 and scores["a"] < scores["b"] < scores["c"], scores
+    differ = [f"{scores['b']:.10f}"[i] != f"{scores['c']:.10f}"[i] for i in range(2, 12)]
+    assert differ.index(True) == 4, "the two first differ in the fifth decimal"
+    return _key_holds(1)
+
+
+def _q2_sums() -> bool:
+    p_sum, q_sum = 0.62 + 0.0, 0.20 + 1.1
+    return round(q_sum, 2) == 1.30 and p_sum < q_sum
+
+
+def _q3_arithmetic() -> bool:
+    rankings = [["a", "b", "c", "d"], ["d", "b"]]
+    at_1, at_60 = _fused(rankings, 1), _fused(rankings, 60)
+    assert abs(at_1["d"] - (1 / 2 + 1 / 5)) < 1e-15 and abs(at_1["b"] - 2 / 3) < 1e-15 and at_1["a"] == 1 / 2
+    assert max(at_60, key=at_60.get) == "b" and round(at_1["d"], 2) == 0.7 and round(at_1["b"], 2) == 0.67
+    return _key_holds(3)
+
+
 CLAIMS = [
+    # The quiz: predict keys computed by the kit, and the arithmetic of their explanations.
+    Claim("what counts is the sum of 1/(60 + rank)", _q1_arithmetic),
+    Claim("c: 1/63 + 1/61 is a hair more than 1/62 + 1/62", _q1_arithmetic),
+    Claim("being in both lists is what lifts b and c above a", _q1_arithmetic),
+    Claim("with k = 60 one list's 1st place (1/61) is far below two good places", _q1_arithmetic),
+    Claim("1/61 + 1/63 and 2/62 differ in the fifth decimal", _q1_arithmetic),
+    Claim("Memory P has cosine 0.62 and BM25 0", _q2_sums),
+    Claim("Q wins, 1.30 to 0.62", _q2_sums),
+    Claim("0.62 + 0 is less than 0.20 + 1.1", _q2_sums),
+    Claim("Q still wins, 0.65 to 0.31", lambda: _q2_sums() and round((0.20 + 1.1) / 2, 2) == 0.65
+          and round(0.62 / 2, 2) == 0.31),
+    Claim("a cosine stays below 1 while BM25 has no upper bound", _score_ranges),
+    Claim("RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first", _q3_arithmetic),
+    Claim("at k = 1, d earns 1/2 + 1/5 = 0.7", _q3_arithmetic),
+    Claim("d: with a small k, one first place outweighs two second places", _q3_arithmetic),
+    Claim("1/2, below d's 1/2 + 1/5", _q3_arithmetic),
+    Claim("d gets 1/2 from its 1st place; b has no 1st place: 1/3 + 1/3", _q3_arithmetic),
     Claim("lists `c`, then `a`, then `b`", lambda: [i for i, _ in solved.rrf([["a", "b", "c"], ["c"]])] == ["c", "a", "b"]
           and solved.rrf([["x"]], k=0) == [("x", 1.0)] and solved.rrf([]) == []),
     Claim("build `MyHybridMemory`", lambda: 30 <= len([l for l in inspect.getsource(solved.MyHybridMemory).splitlines()
@@ -115,16 +169,6 @@ CLAIMS = [
     Claim("With $k = 1$, rank 1 earns $1/2$", lambda: dict(solved.rrf([["a", "b"]], k=1)) == {"a": 1 / 2, "b": 1 / 3}),
     Claim("With $k = 60$ they earn $1/61$ and $1/62$",
           lambda: dict(solved.rrf([["a", "b"]], k=60)) == {"a": 1 / 61, "b": 1 / 62}),
-    Claim("1/(1 + 1) = 0.5 beats two weak votes", lambda: 1 / 2 > 1 / 9 + 1 / 10),
-    Claim("no single ranking gives more than 1/61", lambda: max(s for _, s in solved.rrf([["a", "b"]], k=60)) == 1 / 61),
-    Claim("1/(60 + 1) from the vector ranking only", lambda: dict(solved.rrf([["a", "b"], ["b"]], k=60))["a"] == 1 / 61),
-    Claim("A memory is 1st in the vector ranking and absent from the keyword ranking",
-          lambda: dict(solved.rrf([["a", "b"], ["b"]], k=60))["a"] == 1 / 61),
-    Claim("What happens to a memory that is 1st by cosine but matched by no keyword",
-          lambda: (_rank(DRINK, "mem_0015").vector, _rank(DRINK, "mem_0015").keyword) == (1, None)
-          and _rank(DRINK, "mem_0015", k=1).fused < _rank(DRINK, "mem_0015", k=60).fused),
-    Claim("1/61, about 0.0164", lambda: round(1 / 61, 4) == 0.0164),
-    Claim("it climbs: with a small k", lambda: _k_table()[1][2] < _k_table()[60][2]),
     Claim("Neither ranking alone puts it near the top", _prometheus_6th_and_4th),
     Claim("On the 31 memories it does.", lambda: _rank("Which dashboards track the database?", "mem_0031").fused
           < min(_rank("Which dashboards track the database?", "mem_0031").vector,
@@ -148,6 +192,18 @@ def _showdown_search(query: str):
 
 
 EXEMPT = {
+    "b: 2nd in both rankings, the steadiest of the three": "a wrong option; the computed key rules it out",
+    "a: first place in a ranking beats everything else": "a wrong option; the computed key rules it out",
+    "b and c tie exactly: their ranks add up to 4 either way": "a wrong option; the computed key rules it out",
+    "You rank by the plain sum of the two scores.": "the question's premise: 'two scores' names cosine and BM25",
+    "both are similarity scores for the same query": "a wrong option; its explanation says why",
+    "Only the size: the sum must be halved, the mean of the two": "a wrong option; its explanation says why",
+    "an exact word is stronger evidence than any cosine": "a wrong option; its explanation says why",
+    "the sum would put Q first for any BM25 score near 1": "a property of the sum, in the explanation of a wrong "
+    "option",
+    "Lower k to 1.": "the question's instruction",
+    "a: with a small k, the first place of the longer ranking counts most": "a wrong option; the computed key rules it out",
+    "b and d tie: at k = 1 each gets 1/2 from somewhere": "a wrong option; the computed key rules it out",
     "blurs numbers and names; lesson 03's BM25": "BM25 is a name; lessons 02 and 03 show both halves",
     "fuses the two rankings, and you see": "'the two rankings' are vector and keyword: no count claimed",
     "and one where it buries the answer": "an objective; cell 19's claim covers the chart",
@@ -182,18 +238,5 @@ EXEMPT = {
     "At `weight = 1` it ranks like vector search": "the stretch task's specification, checked by check_score_fusion",
     "and the \"5190\" order?": "a question for the learner",
     "how would you know it was not just good on these three queries?": "a question for the learner",
-    "With RRF and k = 60, what is its fused score?": "the question; the answer is claimed on the prompt",
-    "1/61 + 1/(60 + number of memories)": "a wrong option; its explanation says why",
-    "1/122: the average of 1/61 and nothing": "a wrong option; its explanation says why",
-    "absent adds 0, so the sum is 1/61": "the definition of RRF; the claim on the prompt computes it",
-    "1.0: first place in a ranking earns full marks": "a wrong option; its explanation says why",
-    "Why does RRF fuse ranks rather than adding the cosine and the BM25 score?": "BM25 is a name",
-    "ranks are faster to compute than scores": "a wrong option; its explanation says why",
-    "a cosine stays below 1, BM25 has no upper bound": "cell 3's claim covers the ranges",
-    "BM25 scores can be negative": "a wrong option; lesson 03 shows the kit's never are",
-    "a cosine and a BM25 score measure the same thing": "a wrong option; its explanation says why",
-    "You lower k from 60 to 1.": "the question's premise; the table of cell 22 shows k = 1 and 60",
-    "a small k rewards the top of each list": "the definition of k; cell 19's claim computes it",
-    "k changes how much a top rank outweighs a lower one": "the definition of k; cell 22's table shows the order change",
     "agree on every score but list two memories with equal fused scores": "the question's premise",
 }

@@ -29,6 +29,12 @@ CLAIMS = [
     Claim("BM25 matches \"editor\", and the embeddings rank it first too", lambda: _is(
         LESSON.output("tidy.send(\"Which editor").strip().splitlines()[-1],
         "From memory: My favourite editor is Vim. [mem_0008]", "the answer after clear()")),
+    Claim("The answer is fish alone", lambda: _is(
+        [line.split()[:3] for line in LESSON.output("panel_row(memory_id)").splitlines()[3:5]],
+        [["mem_0008", "struck", "through"], ["mem_0009", "current", "(nothing)"]], "the shell rows of the panel")
+        and _is("From memory: My favourite shell is fish. [mem_0009]\n" in LESSON.outputs_of_all(), True,
+                "the answer after the change")),
+
     Claim("the clean-up demo runs in a chat of its own", lambda: _is(
         LESSON.output("tidy.clear()").splitlines()[1].startswith("After clear:  1 transcript line"), True,
         "the second chat cleared") and _payload_row("transcript")[-1] == "2"),
@@ -43,7 +49,7 @@ EXEMPT = {
     "The same one-liner as in lesson 09": _NAMES,
     "skips its \"which model\" line, because the chat shows the model in its top line": "'top' is a place on screen",
     "The chat is one object": "'one' is ordinary wording: a single object",
-    "any later turn can recall the current one": "the Helix cells above show it (claimed in the quiz Q5 claims)",
+    "any later turn can recall the current one": "the shell cells above show it (claimed by the fish-alone sentence)",
     "Now the payload from section 1 goes": _NAMES,
     "the chat's top line names it": "'top' is a place on screen",
     "is a one-cell notebook": "app/chat.ipynb's shape, checked by tests/test_browser_chat.py",
