@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aria_kit.bm25 import tokenize
-from aria_kit.change_signals import adds_to, announces_change, without_marker
+from aria_kit.change_signals import adds_to, announces_change, content_words, without_marker
 from aria_kit.interfaces import AssistantMessage, ToolCall
 from aria_kit.memory_rules import as_quoted_text, read_quoted_entries
 from aria_kit.write_conflicts import Conflict, conflicts_among
@@ -174,8 +174,8 @@ def parse_change(message: str) -> Change | None:
         return change
     # nobody asked to store this: only a firm sign of news will do ("I'm not sure about the deadline" is none);
     # "Remember the rent? It went up": left to the check on write
-    if not announces_change(sentence, firmly=True) or "?" in sentence:
-        return None
+    if not announces_change(sentence, firmly=True) or "?" in sentence or not content_words(bare):
+        return None  # a marker alone ("Actually.") announces nothing in particular
     return Change("announced", bare_statement, bare_statement.rstrip("."), "", said=sentence)
 
 

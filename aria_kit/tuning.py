@@ -103,7 +103,7 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None, thread
     you: a lesson looks at them once, at the end.
     """
     for document in dataset.documents:  # as a memory's: a thread is named by a string, or there is none
-        thread = thread_of(document.metadata)
+        thread = document.metadata.get("thread")  # as written: thread_of would read an old file's 1 as "1"
         if thread is not None and not isinstance(thread, str):
             raise ValueError(f"document {document.id!r} has the thread {repr(thread)[:80]}, a "
                              f"{type(thread).__name__}; a thread is named by a string such as \"session 3\" "
