@@ -149,17 +149,22 @@ def _shrunk(cls: Callable[..., Any], script: list[Step], k1: float, b: float) ->
     return script
 
 
-def _bm25_index_test(cls: Callable[..., Any]) -> None:
+def _runs() -> list[tuple[list[Step], float, float]]:
+    """Every (script, k1, b) the check replays: the small scripts, 190 random ones, and the lesson's demo facts."""
+    from aria_kit.demo_data import DEMO_FACTS
+
     rng = random.Random(3)
     runs = [(script, 1.5, 0.75) for script in SCRIPTS]
     runs += [(_random_script(rng), 1.5, 0.75) for _ in range(150)]
     runs += [(_random_script(rng), k1, b) for k1, b in ((0.5, 0.0), (2.0, 1.0)) for _ in range(20)]
-    from aria_kit.demo_data import DEMO_FACTS
-
-    facts = [("add", tokenize(text)) for text, _ in DEMO_FACTS]
+    facts: list[Step] = [("add", tokenize(text)) for text, _ in DEMO_FACTS]
     runs.append((facts + [("remove", 2), ("query", tokenize("What consensus algorithm does VelocityDB use?"))],
                  1.5, 0.75))
-    for script, k1, b in runs:
+    return runs
+
+
+def _bm25_index_test(cls: Callable[..., Any]) -> None:
+    for script, k1, b in _runs():
         if _failure(cls, script, k1, b):
             smallest = _shrunk(cls, script, k1, b)
             raise AssertionError(f"the smallest edit script I found where your index and BM25Index disagree:\n"
