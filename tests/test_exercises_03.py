@@ -1,4 +1,4 @@
-"""Lesson 03's checks pass both designs of the worked index and answer typical wrong ones with the smallest failing case.
+"""Lesson 03's checks pass both designs of the worked index and answer wrong ones with the smallest failing case.
 
 Each wrong answer is a mistake a learner could really make (a slot handed out again, a silent remove of a
 slot that holds nothing, removed documents still counted in N or in the average length, rank_bm25's idf,
@@ -71,7 +71,8 @@ class _NCountsRemoved(s03.DictIndex):
             postings = self.postings.get(term, {})
             idf = math.log(1 + (len(self.terms) - len(postings) + 0.5) / (len(postings) + 0.5))  # N = every slot
             for slot, tf in postings.items():
-                scores[slot] += idf * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.lengths[slot] / avgdl))
+                norm = self.k1 * (1 - self.b + self.b * self.lengths[slot] / avgdl)
+                scores[slot] += idf * tf * (self.k1 + 1) / (tf + norm)
         return scores
 
 
@@ -93,7 +94,8 @@ class _OkapiIdf(s03.DictIndex):
             postings = self.postings.get(term, {})
             idf = math.log((n_docs - len(postings) + 0.5) / (len(postings) + 0.5))  # rank_bm25's, negative when common
             for slot, tf in postings.items():
-                scores[slot] += idf * tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * self.lengths[slot] / avgdl))
+                norm = self.k1 * (1 - self.b + self.b * self.lengths[slot] / avgdl)
+                scores[slot] += idf * tf * (self.k1 + 1) / (tf + norm)
         return scores
 
 
