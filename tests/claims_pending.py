@@ -12,19 +12,6 @@ new rules flag may be parked (a number or an order still needs its claim).
 REWRITE = "lesson rewritten after the memory issues land"
 
 PENDING: dict[str, dict[str, str]] = {
-    "00_welcome": {
-        "Lesson 04 builds the other classic way, Reciprocal Rank Fusion (RRF)": REWRITE,
-        "the difficulty curve, written down": REWRITE,
-    },
-    "03_bm25": {
-        "**Reciprocal Rank Fusion** combines them, and we measure when that helps": REWRITE,
-    },
-    "04_hybrid_search": {
-        "write Reciprocal Rank Fusion (RRF) to a specification": REWRITE,
-        "explain what RRF's constant $k$ does, and change it with a slider": REWRITE,
-        "Each memory keeps its colour in every chart of this lesson": REWRITE,
-        "The slider does nothing then: the chart is redrawn by Python.)": REWRITE,
-    },
     "05_measuring_memory": {
         "The numbers behind the chart:": REWRITE,
     },

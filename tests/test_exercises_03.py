@@ -1,8 +1,8 @@
-"""Lesson 03's checks pass the worked solutions and answer typical wrong indexes and scorers with a hint.
+"""Lesson 03's checks pass both designs of the worked index and answer wrong ones with the smallest failing case.
 
-Each wrong answer is a mistake a learner could really make (a slot handed out again, a term
-left with an empty postings list, removed documents still counted in N or in the average
-length, rank_bm25's idf, …), so a check that stopped checking one of them turns its test red.
+Each wrong answer is a mistake a learner could really make (a slot handed out again, a silent remove of a
+slot that holds nothing, removed documents still counted in N or in the average length, rank_bm25's idf,
+a repeated query term counted once, …), so a check that stopped checking one of them turns its test red.
 The last test runs the lesson with the solutions in place of the stubs.
 """
 
@@ -22,8 +22,8 @@ from aria_kit.solutions import lesson03 as s03
 class _UnwrittenIndex:
     """The lesson-03 stub: ``__init__`` given, the methods still to write."""
 
-    def __init__(self):
-        self.postings, self.lengths, self.slots = {}, {}, 0
+    def __init__(self, k1=1.5, b=0.75):
+        self.k1, self.b = k1, b
 
     def add(self, tokens):
         raise NotImplementedError
@@ -31,13 +31,13 @@ class _UnwrittenIndex:
     def remove(self, slot):
         raise NotImplementedError
 
-    def df(self, term):
+    def scores(self, query_tokens):
         raise NotImplementedError
 
 
 CHECKS = [
-    (lesson03.check_inverted_index, s03.InvertedIndex, _UnwrittenIndex),
-    (lesson03.check_bm25_scores, s03.bm25_scores, unwritten),
+    (lesson03.check_bm25_index, s03.DictIndex, _UnwrittenIndex),
+    (lesson03.check_bm25_index, s03.TombstoneIndex, _UnwrittenIndex),
     (lesson03.check_stemmer, s03.stem_tokenize, unwritten),
 ]
 test_every_check_accepts_the_worked_solution, test_an_untouched_stub_reads_as_not_done_yet = check_tests(CHECKS)
@@ -46,83 +46,72 @@ test_every_check_accepts_the_worked_solution, test_an_untouched_stub_reads_as_no
 # ---------------------------------------------------------------- typical wrong answers
 
 
-class _ReusesSlots(s03.InvertedIndex):
+class _ReusesSlots(s03.DictIndex):
     def add(self, tokens):
-        self.slots = len(self.lengths)  # a removed slot comes back
+        slot = len(self.lengths)  # a removed slot comes back
+        while len(self.terms) <= slot:
+            self.terms.append(None)
+        self.terms = self.terms[:slot]
         return super().add(tokens)
 
 
-class _KeepsEmptyPostings(s03.InvertedIndex):
-    def remove(self, slot):
-        if slot not in self.lengths:
-            raise KeyError(slot)
-        for slots in self.postings.values():
-            slots.pop(slot, None)
-        del self.lengths[slot]
-
-
-class _SetNotCounts(s03.InvertedIndex):
-    def add(self, tokens):
-        return super().add(sorted(set(tokens)))
-
-
-class _RemoveTwiceIsSilent(s03.InvertedIndex):
+class _RemoveTwiceIsSilent(s03.DictIndex):
     def remove(self, slot):
         if slot in self.lengths:
             super().remove(slot)
 
 
-class _DfCountsOccurrences(s03.InvertedIndex):
-    def df(self, term):
-        return sum(self.postings.get(term, {}).values())
+class _NCountsRemoved(s03.DictIndex):
+    def scores(self, query_tokens):
+        scores = [0.0] * len(self.terms)
+        if not self.lengths:
+            return scores
+        avgdl = sum(self.lengths.values()) / len(self.lengths)
+        for term in query_tokens:
+            postings = self.postings.get(term, {})
+            idf = math.log(1 + (len(self.terms) - len(postings) + 0.5) / (len(postings) + 0.5))  # N = every slot
+            for slot, tf in postings.items():
+                norm = self.k1 * (1 - self.b + self.b * self.lengths[slot] / avgdl)
+                scores[slot] += idf * tf * (self.k1 + 1) / (tf + norm)
+        return scores
 
 
-def _n_counts_removed(index, query_tokens, k1=1.5, b=0.75):
-    scores = [0.0] * index.slots
-    avgdl = sum(index.lengths.values()) / len(index.lengths)
-    for term in query_tokens:
-        postings = index.postings.get(term, {})
-        idf = math.log(1 + (index.slots - len(postings) + 0.5) / (len(postings) + 0.5))
-        for slot, tf in postings.items():
-            scores[slot] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * index.lengths[slot] / avgdl))
-    return scores
+class _TombstonesStillCountInDf(s03.TombstoneIndex):
+    def remove(self, slot):
+        if not 0 <= slot < len(self.dead) or self.dead[slot]:
+            raise KeyError(slot)
+        self.dead[slot] = True  # df is not lowered
 
 
-def _avgdl_over_all_slots(index, query_tokens, k1=1.5, b=0.75):
-    n_docs = len(index.lengths)
-    avgdl = sum(index.lengths.values()) / index.slots
-    scores = [0.0] * index.slots
-    for term in query_tokens:
-        postings = index.postings.get(term, {})
-        idf = math.log(1 + (n_docs - len(postings) + 0.5) / (len(postings) + 0.5))
-        for slot, tf in postings.items():
-            scores[slot] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * index.lengths[slot] / avgdl))
-    return scores
+class _OkapiIdf(s03.DictIndex):
+    def scores(self, query_tokens):
+        scores = [0.0] * len(self.terms)
+        n_docs = len(self.lengths)
+        if not n_docs:
+            return scores
+        avgdl = sum(self.lengths.values()) / n_docs
+        for term in query_tokens:
+            postings = self.postings.get(term, {})
+            idf = math.log((n_docs - len(postings) + 0.5) / (len(postings) + 0.5))  # rank_bm25's, negative when common
+            for slot, tf in postings.items():
+                norm = self.k1 * (1 - self.b + self.b * self.lengths[slot] / avgdl)
+                scores[slot] += idf * tf * (self.k1 + 1) / (tf + norm)
+        return scores
 
 
-def _okapi_idf_scores(index, query_tokens, k1=1.5, b=0.75):
-    n_docs = len(index.lengths)
-    avgdl = sum(index.lengths.values()) / n_docs
-    scores = [0.0] * index.slots
-    for term in query_tokens:
-        postings = index.postings.get(term, {})
-        idf = math.log((n_docs - len(postings) + 0.5) / (len(postings) + 0.5))  # rank_bm25's, negative when common
-        for slot, tf in postings.items():
-            scores[slot] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * index.lengths[slot] / avgdl))
-    return scores
+class _LiveSlotsOnly(s03.DictIndex):
+    def scores(self, query_tokens):
+        return [score for slot, score in enumerate(super().scores(query_tokens)) if slot in self.lengths]
 
 
-def _live_slots_only(index, query_tokens, k1=1.5, b=0.75):
-    scores = s03.bm25_scores(index, query_tokens, k1, b)
-    return [score for slot, score in enumerate(scores) if slot in index.lengths]
+class _QueryTermsOnce(s03.DictIndex):
+    def scores(self, query_tokens):
+        return super().scores(list(dict.fromkeys(query_tokens)))
 
 
-def _query_terms_once(index, query_tokens, k1=1.5, b=0.75):
-    return s03.bm25_scores(index, list(dict.fromkeys(query_tokens)), k1, b)
-
-
-def _fixed_k1(index, query_tokens, k1=1.5, b=0.75):
-    return s03.bm25_scores(index, query_tokens)
+class _FixedK1(s03.DictIndex):
+    def __init__(self, k1=1.5, b=0.75):
+        super().__init__()
 
 
 def _suffix_s_only(text):
@@ -138,17 +127,14 @@ def _drops_short_words(text):
 
 
 WRONG = [
-    (lesson03.check_inverted_index, _ReusesSlots, "never handed out again"),
-    (lesson03.check_inverted_index, _KeepsEmptyPostings, "with no document"),
-    (lesson03.check_inverted_index, _SetNotCounts, "how often the term occurs"),
-    (lesson03.check_inverted_index, _RemoveTwiceIsSilent, "should raise KeyError"),
-    (lesson03.check_inverted_index, _DfCountsOccurrences, "documents, got"),
-    (lesson03.check_bm25_scores, _n_counts_removed, "still in the index"),
-    (lesson03.check_bm25_scores, _avgdl_over_all_slots, "still in the index"),
-    (lesson03.check_bm25_scores, _okapi_idf_scores, "should score"),
-    (lesson03.check_bm25_scores, _live_slots_only, "one score per slot ever handed out"),
-    (lesson03.check_bm25_scores, _query_terms_once, "should score"),
-    (lesson03.check_bm25_scores, _fixed_k1, "use the k1 and b you are given"),
+    (lesson03.check_bm25_index, _ReusesSlots, "never handed out again"),
+    (lesson03.check_bm25_index, _RemoveTwiceIsSilent, "raise KeyError"),
+    (lesson03.check_bm25_index, _NCountsRemoved, "still in the index"),
+    (lesson03.check_bm25_index, _TombstonesStillCountInDf, "no longer count in df"),
+    (lesson03.check_bm25_index, _OkapiIdf, "Lucene's idf"),
+    (lesson03.check_bm25_index, _LiveSlotsOnly, "one score per slot ever handed out"),
+    (lesson03.check_bm25_index, _QueryTermsOnce, "once per repetition"),
+    (lesson03.check_bm25_index, _FixedK1, "the k1 and b given to the constructor"),
     (lesson03.check_stemmer, _suffix_s_only, "should all become the same token"),
     (lesson03.check_stemmer, _greedy_prefix, "should stay"),
     (lesson03.check_stemmer, _drops_short_words, "should stay"),
@@ -160,43 +146,30 @@ def test_a_typical_wrong_answer_fails_with_a_hint(check, wrong, hint, capsys):
     assert_refused(check(wrong), capsys, hint)
 
 
-def test_the_inverted_index_solution_agrees_with_counting_by_hand():
-    index = s03.InvertedIndex()
-    for text in ("a a b", "b c", "c c c d"):
-        index.add(s03.tokenize(text))
-    index.remove(1)
-    assert index.postings == {"a": {0: 2}, "b": {0: 1}, "c": {2: 3}, "d": {2: 1}}
-    assert index.lengths == {0: 3, 2: 4} and index.slots == 3
-    assert [index.df(t) for t in "abcdz"] == [1, 1, 1, 1, 0]
+def test_the_failing_case_reported_is_shrunk_to_the_smallest():
+    script = lesson03._random_script(__import__("random").Random(0)) + [("add", ["a", "b", "c"]), ("add", ["a"]),
+                                                                        ("query", ["a", "a"])]
+    smallest = lesson03._shrunk(_QueryTermsOnce, script, 1.5, 0.75)
+    assert smallest == [("add", ["a"]), ("query", ["a", "a"])] or (
+        len(smallest) == 2 and smallest[0][0] == "add" and len(smallest[0][1]) == 1), smallest
+
+
+def test_the_two_designs_agree_with_counting_by_hand():
+    for design in (s03.DictIndex, s03.TombstoneIndex):
+        index = design()
+        for text in ("a a b", "b c", "c c c d"):
+            index.add(s03.tokenize(text))
+        index.remove(1)
+        with pytest.raises(KeyError):
+            index.remove(1)
+        avgdl, idf = 3.5, math.log(1 + 1.5 / 1.5)  # two live documents of 3 and 4 tokens; "a" is in one of them
+        expected = idf * 2 * 2.5 / (2 + 1.5 * (0.25 + 0.75 * 3 / avgdl))
+        assert [round(x, 12) for x in index.scores(["a"])] == [round(expected, 12), 0.0, 0.0]
 
 
 def test_with_the_solutions_in_place_every_check_passes_and_every_comparison_shows_the_learners_result():
-    text = run_solved("03_bm25", {name: f"from aria_kit.solutions.lesson03 import {name}"
-                                  for name in ("InvertedIndex", "bm25_scores", "stem_tokenize")})
+    text = run_solved("03_bm25", {"MyBM25Index": "from aria_kit.solutions.lesson03 import DictIndex as MyBM25Index",
+                                  "stem_tokenize": "from aria_kit.solutions.lesson03 import stem_tokenize"})
     verdicts = re.findall(r"^([✓✗○]) (?:Exercise|Stretch)", text, flags=re.M)
     assert verdicts and set(verdicts) == {"✓"}, f"check verdicts with the solutions in place: {verdicts}"
     assert "not done yet" not in text
-
-
-def _scores_as_array(index, query_tokens, k1=1.5, b=0.75):
-    import numpy as np
-
-    return np.array(s03.bm25_scores(index, query_tokens, k1, b))  # right numbers, not the list the task asks for
-
-
-def test_bm25_scores_refuses_an_array_where_the_task_asks_for_a_list(capsys):
-    assert_refused(lesson03.check_bm25_scores(_scores_as_array), capsys, "asks for a list")
-
-
-def test_the_stretch_answers_account_of_what_stemming_fixes_holds():
-    from aria_kit.evaluation import EVAL_MEMORIES
-
-    texts = [text for text, _ in EVAL_MEMORIES]
-    meet = "When does Alice meet the infrastructure team?"
-    assert s03.best_match(texts, meet) != 3 and s03.best_match(texts, meet, s03.stem_tokenize) == 3  # mem_0004
-    dashboards = "Which dashboards track the database?"
-    stemmed = s03.best_match(texts, dashboards, s03.stem_tokenize)
-    assert texts[stemmed].startswith("Ticket VDB-1377") and s03.best_match(texts, dashboards) != stemmed
-    storage = "What was the old storage engine?"
-    assert s03.best_match(texts, storage) == s03.best_match(texts, storage, s03.stem_tokenize) == 9
-    assert "storage platform group" in texts[9]

@@ -1,118 +1,116 @@
-"""Exercise checks for lesson 04 (your own hybrid memory), and the lesson's quiz.
+"""Exercise checks for lesson 04 (hybrid search): a fusion of the learner's design, a hybrid memory, the stretch.
 
-``check_rrf(rrf)`` holds the learner's ``rrf(rankings, k=60)`` to the lesson's
-specification, on cases ordered from the smallest up so the first failure is the
-smallest: a list of ``(id, score)`` pairs (not a dict), scores within 1e-12 of
-``fusion.reciprocal_rank_fusion``, best first, ties in first-met order, ``[]`` for no
-rankings, ``ValueError`` for an id listed twice in one ranking; then two properties on
-random rankings (the order of the rankings changes no score; moving an id up never
-lowers its score). Counting ranks from 0 or giving absent ids a score fails.
+``check_fusion(fuse)`` grades exercise 04.1 by three properties, not by one answer, so
+RRF, a vote count or any other reasonable design passes: ``fuse(vector, keyword)``
+(each a list of ids, best first; the vector ranking holds every id, the keyword
+ranking those that share a word) returns every id once (complete); never puts an id
+above one that is at least as high in both rankings and higher in one (agreement
+wins); lets a keyword vote decide between vector neighbours (the keyword ranking
+counts); and ranks the same whatever the ids are called (neutral). Cases go from
+the smallest up (every case of 2, 3 and 4 ids, then random ones), so the first
+failure reported is the smallest, with a hint.
 
-``check_my_hybrid_memory(MyHybridMemory)`` stores the lesson's 31 memories in
-the learner's class and in ``HybridMemory`` (in its RRF mode, k = 60) and
-compares, query by query, the vector ranking, the keyword ranking and the
-fused top hits with their scores, so the message says which of the three
-parts differs first. ``check_score_fusion`` checks the stretch task at
-weights 1 (vector order), 0 (keyword order) and 0.5, against the same min-max
-formula computed from ``HybridMemory``'s own cosine and BM25 scores.
+``check_my_hybrid_memory(MyHybridMemory)`` stores the lesson's 31 memories in the
+learner's class and in ``HybridMemory`` (in its RRF mode, k = 60) and compares, query
+by query, the vector ranking, the keyword ranking and the fused top hits with their
+scores. ``check_convex_mix`` checks the stretch task against ``ConvexFusion``.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 
 import numpy as np
 
-from aria_kit.embeddings import default_embedder
 from aria_kit.evaluation import EVAL_MEMORIES, build_eval_memory, rankings
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz, only_true
-from aria_kit.fusion import reciprocal_rank_fusion
+from aria_kit.fusion import ConvexFusion
 
 SOLUTION = "lesson04"
 
-# Minutes are estimates; matching HybridMemory's rankings and scores to 1e-12 takes a first-timer an hour.
 EXERCISES = [
-    Exercise("04.1", designs="rank fusion that returns every id once, best first, with a tie rule, refusing "
-             "an id listed twice", kind="specification", minutes=25, solution=("rrf",)),
-    Exercise("04.2", designs="a hybrid memory of your own (unit-vector matrix, token counts, BM25, fusion) that "
-             "ranks exactly like HybridMemory's RRF mode", kind="specification", minutes=60, solution=("MyHybridMemory",)),
-    Exercise("Stretch 04", designs="score fusion instead of rank fusion, and how you would choose its weight",
-             kind="stretch", minutes=30, solution=("ScoreFusionMemory",)),
+    Exercise("04.1", designs="a fusion of two rankings with stated properties (complete, agreement wins, the "
+             "keyword ranking counts, neutral); RRF is one answer", kind="design", minutes=25,
+             solution=("rrf_fuse", "votes_fuse"), check="check_fusion"),
+    Exercise("04.2", designs="optional: a hybrid memory of your own (unit-vector matrix, BM25Index, RRF) that ranks "
+             "exactly like HybridMemory's RRF mode", kind="specification", minutes=30, solution=("MyHybridMemory",)),
+    Exercise("Stretch 04", designs="the convex mix of normalised scores, and the weight that rescues the coffee answer",
+             kind="stretch", minutes=15, solution=("convex_mix",)),
 ]
-
-RRF_CASES: list[tuple[list[list[str]], int]] = [  # from the smallest up
-    ([["x"]], 60),
-    ([["a", "b", "c"], ["c"]], 60),  # a and b are missing from the second ranking
-    ([["a", "b"], ["b", "a"]], 60),  # a and b tie: the first ranking's order breaks it
-    ([["x"]], 0),
-    ([["a", "b", "c"], ["b", "c", "a"]], 60),
-    ([["mem_3", "mem_5", "mem_2"], ["mem_3", "mem_1"]], 60),
-    ([["x", "y"], ["y", "z"], ["z", "x", "y"]], 10),
-    ([["a", "b", "c", "d"], ["d", "c"]], 0),
-    ([["p", "q", "r"], [], ["q", "p"]], 60),  # an empty ranking adds nothing
-]
-
 
 # Paraphrases, an order number, a rare name, a query sharing no word with anything, one with only filler words.
 MEMORY_QUERIES = ["What does she drink in the morning?", "5190", "Which dashboards track the database?",
                   "Jepsen", "Who is Alice's boss?", "zzz qqq", "the the is"]
 
 
-def _random_rankings(rng: random.Random) -> list[list[str]]:
-    pool = [f"m{i}" for i in range(12)]
-    return [rng.sample(pool, rng.randint(0, 8)) for _ in range(rng.randint(1, 4))]
-
-
-def _scores(pairs) -> dict[str, float]:
-    return {item: float(score) for item, score in pairs}
-
-
-def _rrf_test(rrf: Callable[..., list[tuple[str, float]]]) -> None:
-    for rankings_, k in RRF_CASES:
-        expected = reciprocal_rank_fusion(rankings_, k=k)
-        got = rrf([list(r) for r in rankings_], k=k)  # a stub raises NotImplementedError here: "not done yet"
-        call = f"rrf({rankings_}, k={k})"
-        assert isinstance(got, list) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in got), (
-            f"{call} returned {type(got).__name__} {got!r}; return a list of (id, score) pairs, best first "
-            "(a dict cannot say which comes first when two scores tie)")
-        got_scores = _scores(got)
-        assert len(got) == len(got_scores) and set(got_scores) == {item for item, _ in expected}, (
-            f"{call} returned ids {[item for item, _ in got]}; expected each id that appears anywhere, once: "
-            f"{[item for item, _ in expected]}")
-        for item, score in expected:
-            assert abs(got_scores[item] - score) < 1e-12, (
-                f"{call}: {item!r} should score {score:.6f}, got {got_scores[item]:.6f} "
-                "(ranks start at 1, and a ranking that lacks an id adds nothing for it)")
-        scores = [float(score) for _, score in got]
-        assert scores == sorted(scores, reverse=True), f"{call} is not sorted best first: {got}"
-        assert [item for item, _ in got] == [item for item, _ in expected], (
-            f"{call} breaks a tie differently: {[i for i, _ in got]}, expected {[i for i, _ in expected]} "
-            "(equal scores keep the order in which ids are first met, first ranking first — a stable sort does that)")
-    assert rrf([], k=60) == [], "rrf([]) should be []: no rankings, nothing to fuse"
-    try:
-        duplicated = rrf([["a", "b", "a"]], k=60)
-    except ValueError:
-        pass
-    else:
-        raise AssertionError(f"rrf([['a', 'b', 'a']]) returned {duplicated}: a ranking that lists an id twice is a "
-                             "caller's bug (which rank is it?); raise ValueError instead of adding both")
+def _cases() -> list[tuple[list[str], list[str]]]:
+    """(vector, keyword) pairs from the smallest up: every keyword ranking of 2, 3 and 4 ids, then random ones."""
+    cases = []
+    for size in (2, 3, 4):
+        vector = [f"m{i}" for i in range(1, size + 1)]
+        for length in range(size + 1):
+            cases += [(vector, list(keyword)) for keyword in itertools.permutations(vector, length)]
     rng = random.Random(4)
     for _ in range(200):
-        rankings_ = _random_rankings(rng)
-        forward, backward = _scores(rrf(rankings_, k=60)), _scores(rrf(rankings_[::-1], k=60))
-        assert all(abs(forward[i] - backward[i]) < 1e-12 for i in forward), (
-            f"rrf({rankings_}) and the same rankings in reverse order give different scores: the order of the "
-            "rankings may break ties, never change a score")
-        ranking = next((r for r in rankings_ if len(r) > 1), None)
-        if ranking is not None:
-            moved = ranking[-1]
-            lifted = [[moved] + [i for i in r if i != moved] if r is ranking else r for r in rankings_]
-            assert _scores(rrf(lifted, k=60))[moved] >= forward[moved] - 1e-12, (
-                f"moving {moved!r} to the top of {ranking} lowered its fused score: a better rank must never "
-                "earn less")
+        vector = rng.sample([f"m{i}" for i in range(1, 13)], rng.randint(5, 12))
+        cases.append((vector, rng.sample(vector, rng.randint(0, len(vector)))))
+    return cases
+
+
+def _order(fuse: Callable, vector: list[str], keyword: list[str]) -> list[str]:
+    got = fuse(list(vector), list(keyword))  # a stub raises NotImplementedError here
+    call = f"fuse({vector}, {keyword})"
+    assert isinstance(got, (list, tuple)), f"{call} returned {type(got).__name__}; return a list of ids, best first"
+    ids = [item[0] if isinstance(item, tuple) else item for item in got]  # (id, score) pairs are fine too
+    assert sorted(ids) == sorted(vector), (
+        f"{call} returned {ids}; it should hold every id once and no other (complete)")
+    return ids
+
+
+def _problem(fuse: Callable, vector: list[str], keyword: list[str]) -> str | None:
+    """The first property ``fuse`` breaks on this case, with its hint, or None."""
+    ids = _order(fuse, vector, keyword)
+    call = f"fuse({vector}, {keyword}) returned {ids}"
+    at = {item: i for i, item in enumerate(ids)}
+    v_rank = {item: r for r, item in enumerate(vector)}
+    k_rank = {item: r for r, item in enumerate(keyword)}
+    worst = len(vector)  # an id missing from the keyword ranking is below every id in it
+    for a, b in itertools.permutations(vector, 2):
+        if v_rank[a] < v_rank[b] and k_rank.get(a, worst) <= k_rank.get(b, worst) and at[b] < at[a]:
+            return (f"{call}: {b!r} is above {a!r}, though {a!r} is higher in the vector ranking and no lower in the "
+                    f"keyword ranking. Hint: agreement wins, an id at least as high in both rankings and higher in "
+                    f"one must come first (whatever your scores, they must grow as a rank improves)")
+        if k_rank.get(a, worst) < k_rank.get(b, worst) and v_rank[a] <= v_rank[b] and at[b] < at[a]:
+            return (f"{call}: {b!r} is above {a!r}, though {a!r} is higher in the keyword ranking and no lower in the "
+                    f"vector ranking. Hint: agreement wins in both directions")
+    for upper, lower in zip(vector, vector[1:]):
+        if lower in k_rank and upper not in k_rank and at[upper] < at[lower]:
+            return (f"{call}: {lower!r} is right below {upper!r} in the vector ranking and the keyword ranking found "
+                    f"it, not {upper!r}; yet {upper!r} comes first. Hint: the keyword ranking counts, one vote from "
+                    f"it must outweigh a single step of the vector ranking (a fusion that only breaks ties with it "
+                    f"ignores it almost always)")
+    renamed = {item: f"z{99 - int(item[1:])}" for item in vector}  # reverses the ids' alphabetical order
+    again = _order(fuse, [renamed[i] for i in vector], [renamed[i] for i in keyword])
+    if again != [renamed[i] for i in ids]:
+        return (f"{call}, but with the ids renamed {dict(itertools.islice(renamed.items(), 3))} … it ranks them "
+                f"differently. Hint: neutral, the order must come from the rankings, not from the ids' names "
+                f"(break ties by a rank, not by sorting ids)")
+    return None
+
+
+def _fusion_test(fuse: Callable) -> None:
+    for vector, keyword in _cases():
+        problem = _problem(fuse, vector, keyword)
+        assert problem is None, problem
+
+
+def check_fusion(fuse: Callable[[list[str], list[str]], list]) -> bool:
+    """Check exercise 04.1: ``fuse(vector, keyword)`` returns every id once, best first, with the four properties."""
+    return check("Exercise 04.1 (your fusion)", lambda: _fusion_test(fuse), SOLUTION)
 
 
 def _ids(pairs) -> list[str]:
@@ -143,45 +141,26 @@ def _memory_test(memory_class: type) -> None:
             assert _ids(got) == [hit.id for hit in hits], (
                 f"search({query!r}, top_k={top_k}) gave {_ids(got)[:5]}, HybridMemory gives "
                 f"{[hit.id for hit in hits][:5]} (fuse the vector ranking first, then the keyword ranking, "
-                "with your rrf and k = 60, and keep the first top_k)")
+                "with reciprocal_rank_fusion and k = 60, and keep the first top_k)")
             for (item, score), hit in zip(got, hits):
                 assert abs(float(score) - hit.score) < 1e-12, (
                     f"search({query!r}): {item} scores {float(score):.6f}, HybridMemory says {hit.score:.6f}")
 
 
-def _min_max_fused(reference, query: str, weight: float) -> list[str]:
-    """The stretch's ranking, from the package's own cosine and BM25 scores of every memory."""
-    hits = sorted(reference.search(query, top_k=len(reference)), key=lambda hit: hit.id)
-    cosine = np.array([hit.cosine for hit in hits])
-    bm25 = np.array([hit.bm25 for hit in hits])
-
-    def min_max(x: np.ndarray) -> np.ndarray:
-        span = x.max() - x.min()
-        return (x - x.min()) / span if span > 0 else np.zeros_like(x)
-
-    fused = weight * min_max(cosine) + (1 - weight) * min_max(bm25)
-    return [hits[i].id for i in np.lexsort((-cosine, -fused))]
-
-
-def _score_fusion_test(memory_class: type) -> None:
-    embedder = default_embedder()
-    reference = build_eval_memory(embedder)
-    for weight in (1.0, 0.0, 0.5):
-        mine = memory_class(embedder, weight=weight)
-        for text, _ in EVAL_MEMORIES:
-            mine.store(text)
-        for query in MEMORY_QUERIES[:5]:
-            expected = _min_max_fused(reference, query, weight)[:3]
-            top = _ids(mine.search(query, top_k=3))
-            what = {1.0: "the vector ranking's", 0.0: "the keyword ranking's (then by cosine)"}.get(
-                weight, "weight · cosine' + (1 − weight) · bm25', each min-max scaled to [0, 1], gives as")
-            assert top == expected, (
-                f"with weight = {weight:g} your search({query!r}) starts {top}; {what} top 3 is {expected}")
-
-
-def check_rrf(rrf: Callable[..., list[tuple[str, float]]]) -> bool:
-    """Check ``rrf(rankings, k=60)``: fuse lists of ids into ``[(id, score), …]``, best first."""
-    return check("Exercise 04.1 (Reciprocal Rank Fusion)", lambda: _rrf_test(rrf), SOLUTION)
+def _convex_test(convex_mix: Callable) -> None:
+    rng = np.random.default_rng(5)
+    cases = [(np.array([0.5]), np.array([0.0])), (np.array([0.2, -0.3, 0.9]), np.array([0.0, 1.2, 0.4])),
+             (np.array([-1.0, -1.0]), np.array([0.0, 0.0]))]
+    cases += [(rng.uniform(-1, 1, 8), np.where(rng.random(8) < 0.5, 0.0, rng.uniform(0, 6, 8))) for _ in range(20)]
+    for cosine, bm25 in cases:
+        for weight in (0.0, 0.5, 0.8, 1.0):
+            expected = ConvexFusion(weight).fuse(cosine, bm25)
+            got = np.asarray(convex_mix(cosine.copy(), bm25.copy(), weight), dtype=np.float64)  # a stub raises here
+            call = f"convex_mix({np.round(cosine, 3).tolist()}, {np.round(bm25, 3).tolist()}, weight={weight})"
+            assert got.shape == expected.shape, f"{call}: expected one fused score per memory, got shape {got.shape}"
+            assert np.allclose(got, expected, atol=1e-12), (
+                f"{call} returned {np.round(got, 4).tolist()}, expected {np.round(expected, 4).tolist()} "
+                "(cosine' = (cosine + 1)/(max cosine + 1), bm25' = bm25/max bm25, or 0 when no memory matches)")
 
 
 def check_my_hybrid_memory(memory_class: type) -> bool:
@@ -189,9 +168,9 @@ def check_my_hybrid_memory(memory_class: type) -> bool:
     return check("Exercise 04.2 (your hybrid memory)", lambda: _memory_test(memory_class), SOLUTION)
 
 
-def check_score_fusion(memory_class: type) -> bool:
-    """Check the stretch task's ``ScoreFusionMemory(embedder, weight)`` at weights 1, 0 and 0.5."""
-    return check("Stretch 04 (score fusion)", lambda: _score_fusion_test(memory_class), SOLUTION)
+def check_convex_mix(convex_mix: Callable) -> bool:
+    """Check the stretch task's ``convex_mix(cosine, bm25, weight)`` against ``ConvexFusion(weight).fuse``."""
+    return check("Stretch 04 (the convex mix)", lambda: _convex_test(convex_mix), SOLUTION)
 
 
 # The keys of the predict questions below, computed: each runs the kit on its question's case and returns

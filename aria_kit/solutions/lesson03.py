@@ -1,12 +1,12 @@
 """Worked solutions for lesson 03 (BM25).
 
-Open this when you are stuck on exercise 03.1, 03.2 or the stretch task.
-``InvertedIndex`` keeps, for each term, the slots that hold it and how often
-(postings), plus each live document's length, so adding or removing a document
-costs only its own length. ``bm25_scores`` then touches only the postings of the
-query's terms. ``aria_kit.bm25.BM25Index`` is the same idea with numpy arrays.
-``stem_tokenize`` is one answer to the stretch task, a crude suffix stripper, and
-``best_match`` puts it to work on the lesson's memories.
+Open this when you are stuck on exercise 03.1 or the stretch task. Exercise 03.1
+has two answers of different design in ``SOLUTIONS["03.1"]``: ``DictIndex`` keeps
+postings in dicts and deletes a removed document's entries at once; ``TombstoneIndex``
+appends postings to lists, marks a removed slot dead and skips it at query time
+(``aria_kit.bm25.BM25Index`` does that too, with numpy arrays). Both make adding or
+removing a document cost its own length and a query touch only its terms' postings.
+``stem_tokenize`` is one answer to the stretch task, a crude suffix stripper.
 """
 
 from __future__ import annotations
@@ -15,55 +15,115 @@ import math
 import re
 from collections import Counter
 
-from aria_kit.bm25 import BM25Index, tokenize
+import numpy as np
+
+from aria_kit.bm25 import tokenize
 
 
-class InvertedIndex:
-    """Postings (term → {slot: tf}) and lengths (slot → tokens) of the documents still in the index."""
+class DictIndex:
+    """Design A: postings as dicts (term → {slot: tf}), updated eagerly; each slot remembers its own terms.
 
-    def __init__(self):
+    ``remove`` visits only the removed document's terms, and a term whose last document goes leaves the
+    vocabulary at once, so ``postings`` always describes the live documents exactly.
+    """
+
+    def __init__(self, k1=1.5, b=0.75):
+        self.k1, self.b = k1, b
         self.postings = {}  # term -> {slot: how often the term occurs in that document}
         self.lengths = {}  # slot -> number of tokens, for documents still in the index
-        self.slots = 0  # slots handed out so far; a removed slot is never handed out again
+        self.terms = []  # slot -> the document's distinct terms (None once removed); its length is the next slot
 
     def add(self, tokens):
-        slot = self.slots
-        for term, tf in Counter(tokens).items():
+        slot = len(self.terms)
+        counts = Counter(tokens)
+        for term, tf in counts.items():
             self.postings.setdefault(term, {})[slot] = tf
         self.lengths[slot] = len(tokens)
-        self.slots += 1
+        self.terms.append(tuple(counts))
         return slot
 
     def remove(self, slot):
         if slot not in self.lengths:
             raise KeyError(f"slot {slot} holds no document")
-        # A term's postings list names its slots; scanning them all would cost the whole vocabulary, so a
-        # real index remembers each document's terms (BM25Index does). Here the slot's terms are found by
-        # scanning, which keeps the class short; the check cares about the result, not the cost.
-        for term in [t for t, slots in self.postings.items() if slot in slots]:
+        for term in self.terms[slot]:
             del self.postings[term][slot]
             if not self.postings[term]:
                 del self.postings[term]  # no document left: the term leaves the vocabulary
         del self.lengths[slot]
+        self.terms[slot] = None
 
-    def df(self, term):
-        return len(self.postings.get(term, {}))
-
-
-def bm25_scores(index, query_tokens, k1=1.5, b=0.75):
-    """One BM25 score per slot ever handed out (0 for removed or non-matching ones), from the index alone."""
-    scores = [0.0] * index.slots
-    n_docs = len(index.lengths)  # live documents only
-    if n_docs == 0:
+    def scores(self, query_tokens):
+        scores = [0.0] * len(self.terms)
+        n_docs = len(self.lengths)  # live documents only
+        if n_docs == 0:
+            return scores
+        avgdl = sum(self.lengths.values()) / n_docs
+        for term in query_tokens:  # a repeated query term counts once per repetition
+            postings = self.postings.get(term, {})
+            idf = math.log(1 + (n_docs - len(postings) + 0.5) / (len(postings) + 0.5))
+            for slot, tf in postings.items():
+                length_norm = 1 - self.b + self.b * self.lengths[slot] / avgdl
+                scores[slot] += idf * tf * (self.k1 + 1) / (tf + self.k1 * length_norm)
         return scores
-    avgdl = sum(index.lengths.values()) / n_docs
-    for term in query_tokens:  # a repeated query term counts once per repetition
-        postings = index.postings.get(term, {})
-        idf = math.log(1 + (n_docs - len(postings) + 0.5) / (len(postings) + 0.5))
-        for slot, tf in postings.items():
-            length_norm = 1 - b + b * index.lengths[slot] / (avgdl or 1.0)
-            scores[slot] += idf * tf * (k1 + 1) / (tf + k1 * length_norm)
-    return scores
+
+
+class TombstoneIndex:
+    """Design B: append-only postings lists and a tombstone per removed slot, scored with numpy.
+
+    Removing a document writes nothing into the postings: it marks the slot dead and lowers the document
+    frequency of its terms. A query skips dead slots, so ``remove`` is cheap and ``add`` only appends; the
+    lists keep growing until a rebuild (``BM25Index.compact`` does that in the kit).
+    """
+
+    def __init__(self, k1=1.5, b=0.75):
+        self.k1, self.b = k1, b
+        self.slot_lists, self.tf_lists = {}, {}  # term -> slots that ever held it, and the term's tf in each
+        self.df = Counter()  # term -> live documents holding it
+        self.length = np.zeros(0)  # slot -> number of tokens
+        self.dead = np.zeros(0, dtype=bool)  # slot -> removed
+        self.doc_terms = []  # slot -> its distinct terms
+
+    def add(self, tokens):
+        slot = len(self.doc_terms)
+        counts = Counter(tokens)
+        for term, tf in counts.items():
+            self.slot_lists.setdefault(term, []).append(slot)
+            self.tf_lists.setdefault(term, []).append(tf)
+        self.df.update(counts.keys())
+        self.length = np.append(self.length, len(tokens))
+        self.dead = np.append(self.dead, False)
+        self.doc_terms.append(tuple(counts))
+        return slot
+
+    def remove(self, slot):
+        if not 0 <= slot < len(self.dead) or self.dead[slot]:
+            raise KeyError(f"slot {slot} holds no document")
+        self.dead[slot] = True
+        self.df.subtract(self.doc_terms[slot])
+
+    def scores(self, query_tokens):
+        scores = np.zeros(len(self.dead))
+        live = ~self.dead
+        n_docs = int(live.sum())
+        if n_docs == 0:
+            return scores.tolist()
+        avgdl = self.length[live].mean()
+        for term, repeats in Counter(query_tokens).items():
+            n = self.df[term]
+            if n <= 0:
+                continue
+            slots = np.array(self.slot_lists[term])
+            tf = np.array(self.tf_lists[term], dtype=float)
+            keep = live[slots]
+            slots, tf = slots[keep], tf[keep]
+            idf = math.log(1 + (n_docs - n + 0.5) / (n + 0.5))
+            norm = self.k1 * (1 - self.b + self.b * self.length[slots] / avgdl)
+            scores[slots] += repeats * idf * tf * (self.k1 + 1) / (tf + norm)
+        return scores.tolist()
+
+
+# Each design is the arguments of one call of check_bm25_index (tests/test_exercise_kinds.py runs both).
+SOLUTIONS = {"03.1": [(DictIndex,), (TombstoneIndex,)]}
 
 
 SUFFIXES = ("ation", "ing", "age", "es", "ed", "s", "e")  # longest first: strip at most one
@@ -88,21 +148,3 @@ def stem_tokenize(text):
                 token = token[:-1]
         stems.append(token)
     return stems
-
-
-def best_match(texts, query, tokenizer=tokenize):
-    """Index of the text BM25 ranks first for ``query`` with ``tokenizer`` (None when no word matches).
-
-    Putting the stemmer to work, as the stretch task asks, over the texts of ``EVAL_MEMORIES``
-    (tests/test_exercises_03.py checks these three): "When does Alice meet the infrastructure team?"
-    now finds the meeting fact (mem_0004), because "meet" and "meeting" both become ``meet``;
-    "Which dashboards track the database?" moves from one wrong memory to another (ticket VDB-1377,
-    whose "tracks" became ``track``); "What was the old storage engine?" still ranks the storage
-    platform group first, because "storage" matches there too. The kit's ``HybridMemory`` stems by
-    default with the Snowball stemmer, a choice lesson 05 puts to the test.
-    """
-    index = BM25Index()
-    for text in texts:
-        index.add(tokenizer(text))
-    scores = index.scores(tokenizer(query))
-    return int(scores.argmax()) if scores.max() > 0 else None

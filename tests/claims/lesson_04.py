@@ -4,12 +4,16 @@ import inspect
 import json
 from functools import cache
 
+import numpy as np
+
 from default_search import names_the_default_search
 from lesson_claims import ROOT, Claim, Lesson
 
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.evaluation import EVAL_MEMORIES
+from aria_kit.fusion import DEFAULT_FUSION, RRF, ConvexFusion, reciprocal_rank_fusion
+from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.solutions import lesson04 as solved
 
 LESSON = Lesson("04_hybrid_search")
@@ -110,6 +114,98 @@ def _q3_arithmetic() -> bool:
     return _key_holds(3)
 
 
+def _my_memory_ranks_like_the_kit() -> bool:
+    from aria_kit.exercises.lesson04 import check_my_hybrid_memory
+
+    return check_my_hybrid_memory(solved.MyHybridMemory) is True
+
+
+def _convex_formula() -> bool:
+    """ConvexFusion(w) is w·(cosine + 1)/(max cosine + 1) + (1 − w)·BM25/max BM25, the BM25 part 0 with no match."""
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        cosine, bm25, w = rng.uniform(-1, 1, 6), rng.uniform(0, 5, 6), float(rng.uniform())
+        expected = w * (cosine + 1) / (cosine.max() + 1) + (1 - w) * bm25 / bm25.max()
+        assert np.allclose(ConvexFusion(w).fuse(cosine, bm25), expected, atol=1e-12)
+    cosine = rng.uniform(-1, 1, 6)
+    assert np.array_equal(ConvexFusion(0.0).fuse(cosine, np.zeros(6)), np.zeros(6)), "no shared word: BM25 part 0"
+    return True
+
+
+def _best_match_scores_1_and_a_lead_is_kept() -> bool:
+    cosine, bm25 = np.array([0.3, 0.2, 0.1]), np.array([10.0, 1.0, 0.9])
+    assert ConvexFusion(1.0).fuse(cosine, bm25).max() == 1.0 and ConvexFusion(0.0).fuse(cosine, bm25).max() == 1.0
+    keyword = ConvexFusion(0.0).fuse(cosine, bm25)  # a lead of 10 to 1 stays 1 to 0.1; RRF makes it 1/61 to 1/62
+    assert np.allclose(keyword, [1.0, 0.1, 0.09]), keyword
+    ranks = RRF(60).fuse(np.zeros(3) + [0.3, 0.2, 0.1], np.zeros(3))
+    assert abs(ranks[0] - 1 / 61) < 1e-15 and abs(ranks[1] - 1 / 62) < 1e-15
+    return True
+
+
+def _rrf_ignores_the_scores() -> bool:
+    cosine, bm25 = np.array([0.9, 0.2, 0.1, -0.3]), np.array([0.0, 7.0, 1.0, 0.5])
+    same_ranks = (np.array([0.31, 0.30, 0.29, 0.0]), np.array([0.0, 99.0, 2.0, 1.9]))
+    assert np.array_equal(RRF(60).fuse(cosine, bm25), RRF(60).fuse(*same_ranks))
+    assert not np.allclose(ConvexFusion(0.5).fuse(cosine, bm25), ConvexFusion(0.5).fuse(*same_ranks))  # keeps them
+    return True
+
+
+def _fusion_cases_2_3_4_then_random() -> bool:
+    from aria_kit.exercises.lesson04 import _cases
+
+    cases = _cases()
+    exhaustive = sum(1 for vector, _ in cases if vector == [f"m{i}" for i in range(1, len(vector) + 1)]
+                     and len(vector) <= 4)
+    assert [len(v) for v, _ in cases[:exhaustive]] == sorted(len(v) for v, _ in cases[:exhaustive])
+    assert {len(v) for v, _ in cases[:exhaustive]} == {2, 3, 4} and exhaustive == 5 + 16 + 65
+    assert len(cases) > exhaustive  # then random ones
+    return True
+
+
+def _two_fusions_table() -> dict[str, list[int]]:
+    lines = LESSON.output("convex_memory.store_many(texts)").splitlines()[3:]
+    return {line.split()[-3]: [int(x) for x in line.split()[-2:]] for line in lines if line.strip()}
+
+
+def _two_fusions_takeaway() -> bool:
+    table = _two_fusions_table()
+    assert table["mem_0013"] == [1, 1] and table["mem_0031"] == [2, 2] and table["mem_0015"] == [16, 14], table
+    memory = HybridMemory(_memory().embedder, fusion=ConvexFusion(0.5), stopwords=(), stemming=False)
+    memory.store_many([t for t, _ in EVAL_MEMORIES])
+    return [h.id for h in memory.search(DRINK, top_k=31)].index("mem_0015") + 1 == 14
+
+
+def _designs_keep_agreement_and_differ_on_a_first_place() -> bool:
+    from aria_kit.exercises.lesson04 import check_fusion
+
+    assert check_fusion(solved.rrf_fuse) is True and check_fusion(solved.votes_fuse) is True
+    vector = [f"m{i}" for i in range(1, 101)]
+    keyword = vector[1:99] + ["m100"]  # m1 is 1st by cosine and found by no keyword; m100 is 100th in both
+    return solved.rrf_fuse(vector, keyword).index("m1") < solved.rrf_fuse(vector, keyword).index("m100") and (
+        solved.votes_fuse(vector, keyword).index("m100") < solved.votes_fuse(vector, keyword).index("m1"))
+
+
+def _one_colour_per_memory_in_every_chart() -> bool:
+    from aria_kit.charts import shown_rows
+
+    sources = [cell.source for cell in LESSON.notebook.cells if cell.cell_type == "code"]
+    charts = [src for src in sources if "plot_rank_shift(" in src and "import" not in src.split("plot_rank_shift(")[0][-30:]]
+    assert charts and all("colours=colours" in src for src in charts), "a chart is drawn without the shared colours"
+    assert sum(src.count("colours = memory_colours(") for src in sources) == 1, "colours are assigned once"
+    showdown = {"5190": "mem_0013", "Which dashboards track the database?": "mem_0031", DRINK: "mem_0015"}
+    assigned = {row.id for q, answer in showdown.items() for row in shown_rows(_memory(), q, None, 3, [answer])}
+    on_the_slider = {row.id for k in range(1, 101) for row in shown_rows(_memory(), DRINK, k, 3, ["mem_0015"])}
+    assert on_the_slider <= assigned, f"the slider draws memories with no assigned colour: {on_the_slider - assigned}"
+    return True
+
+
+def _python_redraws_the_chart() -> bool:
+    source = next(cell.source for cell in LESSON.notebook.cells if "k_slider" in cell.source)
+    assert 'k_slider.observe(redraw_drink, "value")' in source and "jslink" not in source
+    assert "figure = draw_drink(k_slider.value)" in source and "plot_rank_shift(" in source
+    return True
+
+
 CLAIMS = [
     # The quiz: predict keys computed by the kit, and the arithmetic of their explanations.
     Claim("what counts is the sum of 1/(60 + rank)", _q1_arithmetic),
@@ -128,12 +224,7 @@ CLAIMS = [
     Claim("d: with a small k, one first place outweighs two second places", _q3_arithmetic),
     Claim("1/2, below d's 1/2 + 1/5", _q3_arithmetic),
     Claim("d gets 1/2 from its 1st place; b has no 1st place: 1/3 + 1/3", _q3_arithmetic),
-    Claim("lists `c`, then `a`, then `b`", lambda: [i for i, _ in solved.rrf([["a", "b", "c"], ["c"]])] == ["c", "a", "b"]
-          and solved.rrf([["x"]], k=0) == [("x", 1.0)] and solved.rrf([]) == []),
-    Claim("build `MyHybridMemory`", lambda: 30 <= len([l for l in inspect.getsource(solved.MyHybridMemory).splitlines()
-                                                       if l.strip() and not l.strip().startswith("#")]) <= 50),
-    Claim("Now the whole memory, in about 40 lines.", lambda: 30 <= len(
-        [l for l in inspect.getsource(solved.MyHybridMemory).splitlines() if l.strip()]) <= 50),
+    Claim("build `MyHybridMemory`", _my_memory_ranks_like_the_kit),
     Claim("the seven demo facts plus 24 more", lambda: len(EVAL_MEMORIES) == 31 and EVAL_MEMORIES[:7] == DEMO_FACTS),
     Claim("The check stores the 31 memories above", lambda: len(EVAL_MEMORIES) == 31),
     Claim("`build_eval_memory` stores the 31 memories in one", lambda: len(_memory()) == 31),
@@ -141,9 +232,9 @@ CLAIMS = [
     Claim("Combining by *adding the scores* is awkward", _score_ranges),
     Claim("A memory 6th in one list and 4th in the other", lambda: round(1 / 66 + 1 / 64, 4) == 0.0308
           and round(1 / 61, 4) == 0.0164),
-    Claim("uses the kit's default: a convex mix",
-          names_the_default_search(LESSON, "uses the kit's default: a convex mix", stems=True)),
-    Claim("Lucene's idf", lambda: (BM25Index().k1, BM25Index().b) == (1.5, 0.75)),
+    Claim("fuses by `ConvexFusion(0.5)` over word stems", lambda: names_the_default_search(
+        LESSON, "fuses by `ConvexFusion(0.5)` over word stems", stems=True)() and _convex_formula()
+        and len(inspect.signature(HybridMemory).parameters["stopwords"].default) > 0),
     Claim("thousands of memories rank in about a millisecond", lambda: all(
         r["p50_ms"] < 1.5 for r in json.loads((ROOT / "benchmarks" / "scale.json").read_text())
         if r["engine"] == "hybrid" and r["size"] <= 10_000)),
@@ -166,9 +257,9 @@ CLAIMS = [
         and _rank(DRINK, "mem_0015").fused == 16 and _rank(DRINK, "mem_0015").vector == 1)),
     Claim("at $k = 60$ the answer is 16th", lambda: _k_table()[60][2] == 16 and _k_table()[1][2] == 2),
     Claim("costs the Prometheus answer three places", lambda: (_k_table()[60][1], _k_table()[1][1]) == (2, 5)),
-    Claim("With $k = 1$, rank 1 earns $1/2$", lambda: dict(solved.rrf([["a", "b"]], k=1)) == {"a": 1 / 2, "b": 1 / 3}),
+    Claim("With $k = 1$, rank 1 earns $1/2$", lambda: dict(reciprocal_rank_fusion([["a", "b"]], k=1)) == {"a": 1 / 2, "b": 1 / 3}),
     Claim("With $k = 60$ they earn $1/61$ and $1/62$",
-          lambda: dict(solved.rrf([["a", "b"]], k=60)) == {"a": 1 / 61, "b": 1 / 62}),
+          lambda: dict(reciprocal_rank_fusion([["a", "b"]], k=60)) == {"a": 1 / 61, "b": 1 / 62}),
     Claim("Neither ranking alone puts it near the top", _prometheus_6th_and_4th),
     Claim("On the 31 memories it does.", lambda: _rank("Which dashboards track the database?", "mem_0031").fused
           < min(_rank("Which dashboards track the database?", "mem_0031").vector,
@@ -210,20 +301,10 @@ EXEMPT = {
     "Rank them for one question, once by cosine": "describes cell 2, which ranks one query two ways",
     "(Cormack, Clarke and Büttcher, 2009)": "a citation",
     "A memory at rank $r$ (1 = best)": "the definition of RRF",
-    "they need not hold the same ids": "the exercise's specification, checked by check_rrf",
-    "with every id that appears anywhere, once, best first": "the exercise's specification, checked by check_rrf",
-    "Each ranking adds $1/(k + r)$": "the definition of RRF, in the exercise's specification",
-    "Ids with equal scores keep the order": "the exercise's specification, checked by check_rrf",
-    "A ranking that lists an id twice": "the exercise's specification, checked by check_rrf",
-    "A dict, ranks counted from 0": "describes the check; tests/test_exercises_04.py runs these wrong answers",
     "one row of a numpy matrix": "the exercise's specification",
-    "its **tokens**, counted, for BM25": "BM25 is a name",
     "and answers four calls:": "names the table's four rows",
     "| `vector_ranking(query)` |": "the exercise's specification, checked by check_my_hybrid_memory",
     "| `keyword_ranking(query)` |": "the exercise's specification, checked by check_my_hybrid_memory",
-    "BM25 is lesson 03's:": "BM25 is a name",
-    "Lucene's idf": "the exercise's specification; k1 and b are claimed too",
-    "Bring your lesson-03 code": "a lesson number",
     "RRF with $k = 60$, every query word kept.": "names the constructor's arguments shown in cell 12",
     "each carries the fused score, the cosine, the BM25 score and both ranks": "names Hit's fields (lesson 01's table)",
     "The fused score orders them; cosine and BM25 say": "BM25 is a name",
@@ -232,11 +313,35 @@ EXEMPT = {
     "sets how much better rank 1 is than rank 2": "the definition of k, computed in the next sentence",
     "One query, or three, proves nothing": "a caution about evidence; lesson 05 measures on many queries",
     "Cosine and BM25 scores live on different scales": "recap; cell 3's claim covers the ranges",
-    "You built `MyHybridMemory`": "recap; BM25 is a name",
     "Fusion hurts when one ranking is right": "recap of cells 19–23",
-    "**Stretch 04 · fuse scores, not ranks.**": "the stretch task's specification",
-    "At `weight = 1` it ranks like vector search": "the stretch task's specification, checked by check_score_fusion",
-    "and the \"5190\" order?": "a question for the learner",
-    "how would you know it was not just good on these three queries?": "a question for the learner",
     "agree on every score but list two memories with equal fused scores": "the question's premise",
 }
+
+
+CLAIMS += [
+    Claim("how the kit's default, the convex mix, fuses scores instead", lambda: isinstance(DEFAULT_FUSION, ConvexFusion)),
+    Claim("- The convex mix fuses normalised scores with a weight $w$; it is the kit's default",
+          lambda: isinstance(DEFAULT_FUSION, ConvexFusion) and _convex_formula()),
+    Claim("section 5 shows its default fusion", lambda: isinstance(DEFAULT_FUSION, ConvexFusion) and any(
+        "## 5. The convex mix" in cell.source for cell in LESSON.notebook.cells)),
+    Claim("`check_fusion` tries every case of 2, 3 and 4 ids", _fusion_cases_2_3_4_then_random),
+    Claim("Each memory keeps its colour in every chart of this lesson.", _one_colour_per_memory_in_every_chart),
+    Claim("Python redraws the chart.)", _python_redraws_the_chart),
+    Claim("RRF throws the scores away.", _rrf_ignores_the_scores),
+    Claim("The other classic way keeps them, once both are on one scale", _rrf_ignores_the_scores),
+    Claim("with each maximum taken over the memories for this query", _convex_formula),
+    Claim("The best match of each ranking scores 1", _best_match_scores_1_and_a_lead_is_kept),
+    Claim("the mix agrees with RRF on the first two answers", _two_fusions_takeaway),
+    Claim("RRF, a vote count and others all keep", _designs_keep_agreement_and_differ_on_a_first_place),
+]
+
+EXEMPT.update({
+    "- design a fusion of two rankings of your own": "an objective; the two rankings are vector and keyword",
+    "RRF is one way to fuse.": "'one way' is no count; SOLUTIONS['04.1'] ships a second, checked by test_exercise_kinds",
+    "`fuse(vector, keyword)` gets the vector ranking": "the exercise's specification, checked by check_fusion",
+    "- **Agreement wins.**": "the exercise's specification, checked by check_fusion",
+    "- its docstring says in one sentence what it rewards": "a rubric item",
+    "- you can say, before running section 3": "a rubric item; section 3 holds the bump charts",
+    "Write `convex_mix(cosine, bm25, weight=0.5)`": "the stretch task's specification, checked by check_convex_mix",
+    "Then find the smallest weight that puts the coffee answer in the top 3": "the stretch task's question",
+})
