@@ -105,9 +105,11 @@ def _moved_problem(source: MemoryBackend, target: MemoryBackend, before: list[Me
     records = source.list_all()
     if not isinstance(mapping, dict):
         return f"return a dict from each source id to its id in the target, not a {type(mapping).__name__}"
-    if set(mapping) != {r.id for r in records}:
-        missing = sorted({r.id for r in records} - set(mapping))
-        return f"the mapping should have every source id as a key; {missing or sorted(set(mapping))} is off"
+    missing, extra = sorted({r.id for r in records} - set(mapping)), sorted(set(mapping) - {r.id for r in records})
+    if missing:
+        return f"the mapping should have every source id as a key, superseded versions too; {missing} is missing"
+    if extra:
+        return f"the mapping's keys {extra} are not ids of the source"
     old_ids = {r.id for r in before}
     moved = {r.id: r for r in target.list_all() if r.id not in old_ids}
     if sorted(mapping.values()) != sorted(moved):
