@@ -12,7 +12,7 @@ import pytest
 
 from aria_kit.exercises import lesson06
 from aria_kit.solutions import lesson06 as sol06
-from aria_kit.solutions.lesson06 import WordCountTool, check_arguments, derive_schema, derive_schema_plus
+from aria_kit.solutions.lesson06 import WordCountTool, derive_schema, derive_schema_plus
 from exercise_checks import assert_refused, check_tests, verdict
 
 
@@ -25,7 +25,7 @@ class _StubTool(WordCountTool):
 
 CHECKS = [
     (lesson06.check_derive_schema, derive_schema),
-    (lesson06.check_check_arguments, check_arguments),
+    (lesson06.check_argument_policy, sol06.strict_call),
     (lesson06.check_word_count_tool, WordCountTool, _StubTool),
     (lesson06.check_stretch_schema, derive_schema_plus),
 ]
@@ -131,56 +131,95 @@ def test_stretch_schema_check_rejects_the_exercise_solution_without_lists(capsys
     assert verdict(capsys) == "✗"
 
 
-# ---------------------------------------------------------------- lesson 06: validating arguments
+# ---------------------------------------------------------------- lesson 06: an argument policy (design)
 
 
-def _bool_is_an_integer(schema, arguments):
-    problems = check_arguments(schema, arguments)
-    return [p for p in problems if "got bool" not in p and not ("`loud`" in p and "must be" in p)] if any(
-        isinstance(v, bool) for v in arguments.values()) else problems
+def _runs_everything(run, schema, arguments):
+    """Trusts the model: every call reaches the tool."""
+    return run(**arguments)
 
 
-def _int_is_not_a_number(schema, arguments):
-    problems = check_arguments(schema, arguments)
+def _falls_back_to_defaults(run, schema, arguments):
+    """Drops a wrong optional argument and runs with the default: the model never hears it was wrong."""
+    problems = sol06.check_arguments(schema, arguments)
+    wrong = {name for name in arguments for p in problems if f"`{name}`" in p}
+    if any(name in schema.get("required", []) for name in wrong) or any("required" in p for p in problems):
+        return "Error: " + "; ".join(problems)
+    return run(**{k: v for k, v in arguments.items() if k not in wrong})
+
+
+def _rounds_numbers(run, schema, arguments):
+    """Converts whatever it can, 2.5 into 2 included: the value changes."""
+    call = dict(arguments)
     for name, value in arguments.items():
-        spec = schema["properties"].get(name, {})
-        if spec.get("type") == "number" and type(value) is int:
-            problems.append(f"argument `{name}` must be a number")
-    return problems
+        kind = schema["properties"].get(name, {}).get("type")
+        if kind == "integer" and isinstance(value, float):
+            call[name] = int(value)
+    return sol06.strict_call(run, schema, call)
 
 
-def _first_problem_only(schema, arguments):
-    return check_arguments(schema, arguments)[:1]
+def _true_is_an_integer(run, schema, arguments):
+    """Python's isinstance(True, int): a JSON true passes as an integer."""
+    call = {k: (int(v) if isinstance(v, bool) and schema["properties"].get(k, {}).get("type") == "integer" else v)
+            for k, v in arguments.items()}
+    return sol06.strict_call(run, schema, call)
 
 
-def _unknown_arguments_ignored(schema, arguments):
-    return [p for p in check_arguments(schema, arguments) if not p.startswith("unknown")]
+def _first_problem_only(run, schema, arguments):
+    """Stops at the first problem: the model fixes one mistake per round."""
+    problems = sol06.check_arguments(schema, arguments)
+    return f"Error: {problems[0]}" if problems else run(**arguments)
 
 
-def _unknown_always_refused(schema, arguments):
-    extra = [f"unknown argument `{n}`" for n in arguments if n not in schema["properties"]]
-    return check_arguments(schema, arguments) + ([] if schema.get("additionalProperties") is False else extra)
+def _raises(run, schema, arguments):
+    """Raises instead of answering: the model never learns what to fix."""
+    problems = sol06.check_arguments(schema, arguments)
+    if problems:
+        raise ValueError("; ".join(problems))
+    return run(**arguments)
 
 
-def _no_backticks(schema, arguments):
-    return [p.replace("`", "") for p in check_arguments(schema, arguments)]
+def _undocumented(run, schema, arguments):
+    return sol06.strict_call(run, schema, arguments)
 
 
-def _enum_ignored(schema, arguments):
-    return [p for p in check_arguments(schema, arguments) if "one of" not in p]
+def _no_names(run, schema, arguments):
+    """Says something is wrong, but not which argument."""
+    return "Error: invalid arguments." if sol06.check_arguments(schema, arguments) else run(**arguments)
 
 
-@pytest.mark.parametrize("wrong", [_bool_is_an_integer, _int_is_not_a_number, _first_problem_only,
-                                   _unknown_arguments_ignored, _unknown_always_refused, _no_backticks, _enum_ignored])
-def test_check_arguments_check_rejects_typical_wrong_validators(wrong, capsys):
-    assert lesson06.check_check_arguments(wrong) is False
-    assert verdict(capsys) == "✗"
+for _wrong in (_runs_everything, _falls_back_to_defaults, _rounds_numbers, _true_is_an_integer, _first_problem_only,
+               _raises, _no_names):
+    _wrong.__doc__ = (_wrong.__doc__ or "") + " The policy for the grey cases is written in this sentence."
 
 
-def test_worked_check_arguments_agrees_with_the_package_on_every_call_of_the_check():
-    from aria_kit.schemas import validate_arguments
-    for _, schema, arguments in lesson06.CALLS:
-        assert bool(check_arguments(schema, arguments)) == bool(validate_arguments(schema, arguments))
+@pytest.mark.parametrize(("wrong", "hint"), [
+    (_runs_everything, "must never reach the tool"),
+    (_falls_back_to_defaults, "true where an integer belongs"),
+    (_rounds_numbers, "2.5 where an integer belongs"),
+    (_true_is_an_integer, "true where an integer belongs"),
+    (_first_problem_only, "three mistakes at once"),
+    (_raises, "raised ValueError"),
+    (_undocumented, "docstring"),
+    (_no_names, "in backticks"),
+], ids=["runs-everything", "falls-back-to-defaults", "rounds-2.5", "true-as-integer", "first-problem-only", "raises",
+        "no-docstring", "names-no-argument"])
+def test_argument_policy_check_refuses_a_policy_that_breaks_a_property(wrong, hint, capsys):
+    assert_refused(lesson06.check_argument_policy(wrong), capsys, hint)
+
+
+def test_argument_policy_check_prints_the_policy_and_what_it_did_with_each_grey_case(capsys):
+    assert lesson06.check_argument_policy(sol06.lenient_call) is True
+    out = capsys.readouterr().out
+    assert "Models often quote numbers" in out and out.count("runs with") == len(lesson06.GREY)
+    assert lesson06.check_argument_policy(sol06.strict_call) is True
+    assert capsys.readouterr().out.count(": refused, 'Error") == len(lesson06.GREY)
+
+
+def test_a_lenient_policy_that_converts_grey_cases_still_refuses_what_changes_a_value():
+    run = lesson06._Run()
+    assert sol06.lenient_call(run, lesson06._SEARCH, {"query": "q", "top_k": "2.5"}).startswith("Error")
+    assert sol06.lenient_call(run, lesson06._SEARCH, {"query": "q", "top_k": "2"}) == "ran" and run.calls[-1]["top_k"] == 2
 
 
 # ---------------------------------------------------------------- lesson 06: a whole tool

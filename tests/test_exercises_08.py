@@ -9,13 +9,15 @@ import pytest
 from aria_kit.calculator import CalculatorTool
 from aria_kit.exercises import lesson08
 from aria_kit.scripted import call_tool, say
-from aria_kit.solutions.lesson08 import guarded_loop, mini_loop, recalled_entries, two_step_script
-from exercise_checks import check_tests, verdict
+from aria_kit.agent import history_chars
+from aria_kit.solutions.lesson08 import (guarded_loop, mini_loop, newest_first, tool_results_first,
+                                         two_step_script)
+from exercise_checks import assert_refused, check_tests, verdict
 
 CHECKS = [
     (lesson08.check_two_step_script, two_step_script),
     (lesson08.check_mini_loop, mini_loop),
-    (lesson08.check_recalled_entries, recalled_entries),
+    (lesson08.check_fit_history, newest_first),
     (lesson08.check_guarded_loop, guarded_loop),
 ]
 
@@ -98,39 +100,71 @@ def test_worked_mini_loop_matches_the_agent_on_a_bad_call_then_a_fix():
     llm.assert_all_used()
 
 
-def _old_line_format(prompt):
-    import re
-    return re.findall(r"^- \[(mem_\d+)\] \([^)]*\) (.*)$", prompt, flags=re.M)
+def _exchanges(messages, budget):
+    """The kit's own policy: whole exchanges, so the newest user message goes when its exchange is too big."""
+    from aria_kit.agent import newest_exchanges
+    return newest_exchanges(messages, budget)
 
 
-def _text_sliced_out_of_the_json(prompt):  # escapes stay escaped: "\\n" instead of a line break
-    import re
-    return list(zip(re.findall(r'"id": "(mem_\d+)"', prompt), re.findall(r'"text": "(.*?)"}', prompt)))
+def _oldest_messages_first(messages, budget):
+    """Keeps the newest user message, drops other single messages oldest first: a tool result can outlive its call."""
+    newest = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    kept = list(range(len(messages)))
+    while history_chars([messages[i] for i in kept]) > budget:
+        kept.remove(next(i for i in kept if i != newest))
+    return [messages[i] for i in kept]
 
 
-def _every_line_split_on_newlines_in_text(prompt):  # splits the escaped text too, and loses the entry's tail
-    import json
-    entries = []
-    for line in prompt.replace("\\n", "\n").splitlines():
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        entries.append((entry["id"], entry["text"]))
-    return entries
+def _everything(messages, budget):
+    return list(messages)
 
 
-def _ids_from_the_text_too(prompt):  # trusts any mem_ id it sees, including one inside a memory's text
-    import re
-    return [(i, t) for i, t in recalled_entries(prompt)] + [
-        (i, "") for i in re.findall(r"mem_099\d", prompt)]
+def _shortened(messages, budget):
+    """Cuts every text to fit instead of dropping messages: the model reads half-sentences."""
+    share = budget // max(1, len(messages))
+    return [{**m, "content": m["content"][:share]} if m.get("content") else m for m in messages]
 
 
-@pytest.mark.parametrize("wrong", [_old_line_format, _text_sliced_out_of_the_json,
-                                   _every_line_split_on_newlines_in_text, _ids_from_the_text_too])
-def test_recalled_entries_check_rejects_parsers_that_do_not_read_entries_as_json(wrong, capsys):
-    assert lesson08.check_recalled_entries(wrong) is False
-    assert verdict(capsys) == "✗"
+def _newest_user_only(messages, budget):
+    """Keeps the newest user message and nothing else: within budget, but it throws away what would fit."""
+    return [max((m for m in messages if m["role"] == "user"), key=messages.index)]
+
+
+def _no_refusal(messages, budget):
+    """Never raises: with a budget too small for the newest user message it returns it over budget."""
+    try:
+        return newest_first(messages, budget)
+    except ValueError:
+        return [m for m in messages if m["role"] == "user"][-1:]
+
+
+@pytest.mark.parametrize(("wrong", "hint"), [
+    (_exchanges, "the newest user message is gone"),
+    (_oldest_messages_first, "split a tool call from its results"),
+    (_everything, "over the budget"),
+    (_shortened, "unchanged"),
+    (_newest_user_only, "would still fit"),
+    (_no_refusal, "raise ValueError"),
+], ids=["kit-exchanges", "oldest-messages-first", "everything", "shortened", "newest-user-only", "no-refusal"])
+def test_fit_history_check_refuses_a_policy_that_breaks_a_property(wrong, hint, capsys):
+    out = assert_refused(lesson08.check_fit_history(wrong), capsys, hint)
+    assert "the smallest case that fails" in out or "raise ValueError" in out
+
+
+def test_fit_history_check_reports_the_smallest_failing_case_first(capsys):
+    lesson08.check_fit_history(_exchanges)
+    assert "budget 80, history [user (52), assistant (71)]; you kept []" in capsys.readouterr().out
+
+
+def test_the_two_designs_differ_on_a_turn_full_of_tool_results():
+    rng = __import__("random").Random(3)
+    differ = 0
+    for _ in range(40):
+        messages = lesson08._conversation(rng, 4)
+        budget = history_chars(messages) // 2
+        if history_chars([m for m in messages if m["role"] == "user"][-1:]) <= budget:
+            differ += newest_first(messages, budget) != tool_results_first(messages, budget)
+    assert differ > 0
 
 
 def _guard_by_raw_text(llm, tools, user_message, max_rounds=4):

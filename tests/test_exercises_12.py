@@ -2,8 +2,8 @@
 
 The solutions are also compared with the references they imitate: ``to_point_id``
 with the point ids ``QdrantMemory`` really writes (and with its own parser), and
-``bm25_weight`` with the sparse vectors ``QdrantMemory`` stores and with
-``BM25Index``; the stretch's ``top3_agreement`` with the agreement the lesson's own
+BM25's term-frequency part with the sparse vectors ``QdrantMemory`` stores and with
+``BM25Index``; both migrations of exercise 12.2 into a ``QdrantMemory``; the stretch's ``top3_agreement`` with the agreement the lesson's own
 table shows between ``QdrantMemory`` and its like-for-like ``HybridMemory``. Those comparisons need qdrant-client (in requirements-dev.txt);
 the checks themselves do not, because the lesson's exercises run on Binder too.
 """
@@ -21,7 +21,7 @@ from aria_kit.memory_rules import make_memory_id
 from exercise_checks import assert_refused, check_tests, verdict
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.solutions.lesson12 import bm25_weight, to_point_id, top3_agreement
+from aria_kit.solutions.lesson12 import facts_in_one_batch, replay, to_point_id, top3_agreement
 
 try:  # an optional extra; only the comparisons with QdrantMemory need it
     from aria_kit import qdrant_memory
@@ -29,7 +29,7 @@ except ImportError:
     qdrant_memory = None
 needs_qdrant = pytest.mark.skipif(qdrant_memory is None, reason="needs qdrant-client: pip install -e '.[qdrant]'")
 
-CHECKS = [(lesson12.check_to_point_id, to_point_id), (lesson12.check_bm25_weight, bm25_weight),
+CHECKS = [(lesson12.check_to_point_id, to_point_id), (lesson12.check_migrate, replay),
           (lesson12.check_top3_agreement, top3_agreement)]
 
 
@@ -88,30 +88,92 @@ def test_to_point_id_names_the_points_qdrant_memory_stores():
     memory.close()
 
 
-# ---------------------------------------------------------------- exercise 12.2: one BM25 weight
+# ---------------------------------------------------------------- exercise 12.2: move a memory (design)
 
 
-def _without_k1_plus_1(tf, doc_len, avgdl=10.0):  # the Lucene 8 / bm25s form: same ranking, other numbers
-    return tf / (tf + 1.5 * (1 - 0.75 + 0.75 * doc_len / avgdl))
+def _store_only(source, target):
+    """Copies texts and metadata, not history: every old version comes back current."""
+    return {r.id: target.store(r.text, r.metadata) for r in source.list_all()}
 
 
-def _length_ratio_upside_down(tf, doc_len, avgdl=10.0):  # penalises short memories instead of long ones
-    return tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * avgdl / doc_len))
+def _same_ids(source, target):
+    """Replays the writes but assumes the ids survive: deletes left gaps the target does not have."""
+    replay(source, target)
+    return {r.id: r.id for r in source.list_all()}
 
 
-def _no_saturation(tf, doc_len, avgdl=10.0):  # a second occurrence counts as much as the first
-    return tf * 2.5 / (1 + 1.5 * (1 - 0.75 + 0.75 * doc_len / avgdl))
+def _current_only(source, target):
+    """Moves what search would find, and loses every superseded version."""
+    return {r.id: target.store(r.text, r.metadata) for r in source.list_all() if r.is_current}
 
 
-def _ignores_avgdl(tf, doc_len, avgdl=10.0):  # always the fixed 10, whatever the caller says
-    return tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * doc_len / 10.0))
+def _text_only(source, target):
+    """Forgets the metadata: every memory arrives as category 'general'."""
+    moved = {}
+    for r in source.list_all():
+        older = source.get(r.supersedes) if r.supersedes else None
+        moved[r.id] = (target.supersede(moved[older.id], r.text, {}, at=older.superseded_at) if older
+                       else target.store(r.text))
+    return moved
 
 
-@pytest.mark.parametrize(("wrong", "hint"), [(_without_k1_plus_1, "(k1 + 1)"), (_length_ratio_upside_down, "upside down"),
-                                           (_no_saturation, "saturates"), (_ignores_avgdl, "always uses 10")])
-def test_bm25_weight_check_answers_a_plausible_mistake_with_its_smallest_case_and_a_hint(wrong, hint, capsys):
-    out = assert_refused(lesson12.check_bm25_weight(wrong), capsys, hint)
-    assert "bm25_weight(tf=" in out, f"the failing case should be named: {out}"
+def _moment_lost(source, target):
+    """Supersedes without `at`: each old version seems to have stopped being current today."""
+    moved = {}
+    for r in source.list_all():
+        moved[r.id] = (target.supersede(moved[r.supersedes], r.text, r.metadata) if r.supersedes
+                       else target.store(r.text, r.metadata))
+    return moved
+
+
+def _moves_and_deletes(source, target):
+    """A move rather than a copy: empties the source as it goes."""
+    moved = facts_in_one_batch(source, target)
+    for r in source.list_all():
+        if r.is_current:
+            source.forget(r.id)
+    return moved
+
+
+def _refuses_too_late(source, target):
+    """Writes, then notices the target was not empty."""
+    was_empty = len(target) == 0
+    moved = facts_in_one_batch(source, target)
+    if not was_empty:
+        raise ValueError("the target was not empty")
+    return moved
+
+
+@pytest.mark.parametrize(("wrong", "hint"), [
+    (_store_only, "a history link must point to the moved version"),
+    (_same_ids, "the mapping points to"),
+    (_current_only, "every source id as a key"),
+    (_text_only, "its metadata is"),
+    (_moment_lost, "its superseded_at is"),
+    (_moves_and_deletes, "changed: a migration only reads it"),
+    (_refuses_too_late, "refuse first"),
+], ids=["store-only", "same-ids", "current-only", "text-only", "moment-lost", "moves-and-deletes", "refuses-too-late"])
+def test_migrate_check_refuses_a_migration_that_breaks_a_property(wrong, hint, capsys):
+    assert_refused(lesson12.check_migrate(wrong), capsys, hint)
+
+
+def test_migrate_check_says_what_each_design_does_with_a_target_that_is_not_empty(capsys):
+    assert lesson12.check_migrate(replay) and "not empty: refused" in capsys.readouterr().out
+    assert lesson12.check_migrate(facts_in_one_batch) and "not empty: merged" in capsys.readouterr().out
+
+
+@needs_qdrant
+@pytest.mark.parametrize("migrate", [replay, facts_in_one_batch])
+def test_both_migrations_move_a_memory_with_history_into_qdrant_memory(migrate):
+    source = lesson12._source(__import__("random").Random(7), 8)
+    target = qdrant_memory.QdrantMemory(location=":memory:")
+    assert lesson12._moved_problem(source, target, [], migrate(source, target)) is None
+    target.close()
+
+
+def _bm25_weight(tf, doc_len, avgdl):
+    """BM25's term-frequency part (k1 = 1.5, b = 0.75): what a sparse vector stores; the IDF comes at query time."""
+    return tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * doc_len / avgdl))
 
 
 def test_bm25_weight_times_idf_is_bm25_index_score_on_the_demo_facts():
@@ -124,7 +186,7 @@ def test_bm25_weight_times_idf_is_bm25_index_score_on_the_demo_facts():
     for term in ["alice", "velocitydb", "order", "4821"]:
         expected = index.scores([term])
         for slot, tokens in enumerate(documents):
-            weight = bm25_weight(tokens.count(term), len(tokens), avgdl) if term in tokens else 0.0
+            weight = _bm25_weight(tokens.count(term), len(tokens), avgdl) if term in tokens else 0.0
             assert weight * index.idf(term) == pytest.approx(expected[slot], rel=1e-12, abs=1e-12)
 
 
@@ -133,7 +195,7 @@ def test_bm25_weight_is_what_qdrant_memory_stores_in_its_sparse_vectors():
     for text, _ in DEMO_FACTS:
         tokens = tokenize(text)
         vector = qdrant_memory.document_vector(tokens)
-        expected = {qdrant_memory.term_index(t): bm25_weight(tokens.count(t), len(tokens), qdrant_memory.AVGDL)
+        expected = {qdrant_memory.term_index(t): _bm25_weight(tokens.count(t), len(tokens), qdrant_memory.AVGDL)
                     for t in set(tokens)}
         assert dict(zip(vector.indices, vector.values)) == pytest.approx(expected, rel=1e-12)
 

@@ -1,17 +1,19 @@
-"""Exercise checks for lesson 06 (tools and schemas): derive a schema, validate arguments, write a tool.
+"""Exercise checks for lesson 06 (tools and schemas): derive a schema, decide an argument policy, write a tool.
 
 ``check_derive_schema(derive_schema)`` compares the learner's schema derivation
 with the package's ``schema_from_function`` on several signatures (defaults,
 ``Literal``, ``bool``, no docstring, a bound method, ``**kwargs``, a missing
-hint). ``check_check_arguments(check_arguments)`` compares the learner's
-validator with ``validate_arguments``: for each call it must find a problem with
-the same arguments (the wording is the learner's own). ``check_word_count_tool``
+hint). ``check_argument_policy(policy)`` grades a design by its properties: calls
+in ``ACCEPT`` run once with values that mean what was sent, calls in ``REFUSE``
+never run and get an ``Error`` naming each wrong argument, and each ``GREY`` call
+may go either way (the check prints what the policy did). ``check_word_count_tool``
 checks a whole tool, and ``check_stretch_schema`` the stretch task (``list[X]``
 and ``X | None``). The checks judge behaviour, never how the code is written.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from typing import Any, Literal, Optional
@@ -120,53 +122,135 @@ def _derive_test(derive_schema: Callable[[Callable[..., Any]], dict[str, Any]]) 
                          f"guessing (you returned {result!r})")
 
 
-# ---------------------------------------------------------------- argument validation
+# ---------------------------------------------------------------- exercise 06.2: an argument policy (design)
 
 _SEARCH = schema_from_function(search_notes)
 _CONVERT = schema_from_function(convert_distance)
 _SHOUT = schema_from_function(shout)
 _OPEN = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}  # extras allowed
 
-CALLS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+# (what the call is, schema, arguments). ACCEPT: run once, with values that mean what was sent.
+ACCEPT: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("a good call", _SEARCH, {"query": "order 4821", "top_k": 2}),
     ("the default left out", _SEARCH, {"query": "order 4821"}),
-    ("a required argument missing", _SEARCH, {"top_k": 2}),
-    ("an unknown argument", _SEARCH, {"query": "order 4821", "limit": 2}),
-    ("a string where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": "2"}),
-    ("true where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": True}),
-    ("2.5 where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": 2.5}),
     ("an integer where a number belongs", _CONVERT, {"amount": 3}),
-    ("a value outside the enum", _CONVERT, {"amount": 3.5, "unit": "miles"}),
-    ("three mistakes at once", _CONVERT, {"amount": "far", "unit": "parsec", "speed": 1}),
-    ("1 where a boolean belongs", _SHOUT, {"text": "hi", "loud": 1}),
     ("a boolean where it belongs", _SHOUT, {"text": "hi", "loud": True, "times": 2}),
     ("an extra argument a schema allows", _OPEN, {"city": "Oslo", "units": "metric"}),
-    ("nothing at all", _SEARCH, {}),
+]
+# REFUSE: never run; an Error naming every argument in the second field (others may be named too, if sent).
+REFUSE: list[tuple[str, dict[str, Any], dict[str, Any], set[str]]] = [
+    ("nothing at all", _SEARCH, {}, {"query"}),
+    ("a required argument missing", _SEARCH, {"top_k": 2}, {"query"}),
+    ("true where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": True}, {"top_k"}),
+    ("2.5 where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": 2.5}, {"top_k"}),
+    ("a word where an integer belongs", _SEARCH, {"query": "order 4821", "top_k": "two"}, {"top_k"}),
+    ("1 where a boolean belongs", _SHOUT, {"text": "hi", "loud": 1}, {"loud"}),
+    ("a value outside the enum", _CONVERT, {"amount": 3.5, "unit": "miles"}, {"unit"}),
+    ("three mistakes at once", _CONVERT, {"amount": "far", "unit": "parsec", "speed": 1}, {"amount", "unit"}),
+]
+# GREY: your policy decides. Run with values that mean what was sent, or refuse naming the argument.
+GREY: list[tuple[str, dict[str, Any], dict[str, Any], str]] = [
+    ('"2" where an integer belongs', _SEARCH, {"query": "order 4821", "top_k": "2"}, "top_k"),
+    ('"3.5" where a number belongs', _CONVERT, {"amount": "3.5"}, "amount"),
+    ('"true" where a boolean belongs', _SHOUT, {"text": "hi", "loud": "true"}, "loud"),
+    ("an unknown argument (a typo)", _SEARCH, {"query": "order 4821", "limit": 2}, "limit"),
 ]
 
 
-def _named(problems: list[str]) -> list[str]:
-    """The argument each problem is about: the first name in backticks."""
-    names = []
-    for problem in problems:
-        match = re.search(r"`([^`]+)`", problem)
-        names.append(match.group(1) if match else "?")
-    return sorted(names)
+class _Run:
+    """A tool's run that records each call, so the check sees whether the policy ran it and with what."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def __call__(self, **arguments: Any) -> str:
+        self.calls.append(arguments)
+        return "ran"
 
 
-def _arguments_test(check_arguments: Callable[[dict[str, Any], dict[str, Any]], list[str]]) -> None:
-    for label, schema, arguments in CALLS:
-        mine = check_arguments(schema, dict(arguments))
-        assert isinstance(mine, list) and all(isinstance(p, str) for p in mine), (
-            f"check_arguments should return a list of strings, got {mine!r}")
-        expected = _named(validate_arguments(schema, arguments))
-        if not expected:
-            assert not mine, f"{label} ({arguments}) is valid, but you reported {mine}"
-            continue
-        assert "?" not in _named(mine), (
-            f"for {label} you reported {mine}: put the argument's name in backticks, e.g. \"argument `query` is required\"")
-        assert _named(mine) == expected, (
-            f"for {label} ({arguments}) expected one problem about each of {expected}, you reported {mine}")
+def _same_meaning(sent: Any, passed: Any) -> bool:
+    """``passed`` is ``sent`` or a conversion that loses nothing: 3 -> 3.0, "2" -> 2, "true" -> True."""
+    if type(sent) is type(passed):
+        return sent == passed
+    if type(sent) is int and type(passed) is float:
+        return float(sent) == passed
+    if isinstance(sent, str) and type(passed) in (int, float):
+        try:
+            return float(sent.strip()) == passed
+        except ValueError:
+            return False
+    if isinstance(sent, str) and type(passed) is bool:
+        return sent.strip().lower() == str(passed).lower()
+    return False
+
+
+def _named(reply: str) -> set[str]:
+    return set(re.findall(r"`([^`]+)`", reply))
+
+
+def _ran_well(label: str, schema: dict[str, Any], sent: dict[str, Any], run: _Run, reply: Any) -> str | None:
+    """Why a call that ran broke a property, or None."""
+    if len(run.calls) != 1:
+        return f"run was called {len(run.calls)} times; call it exactly once"
+    passed = run.calls[0]
+    problems = validate_arguments(schema, passed)
+    if problems:
+        return f"run received {passed}, which the schema refuses ({problems[0]}): whatever you let through must fit it"
+    for name, value in passed.items():
+        if name in sent and not _same_meaning(sent[name], value):
+            return (f"run received `{name}` = {value!r} for the {sent[name]!r} that was sent: a conversion may change "
+                    "the type, never the value (2.5 is not 2)")
+        if name not in sent and value != schema["properties"].get(name, {}).get("default", object()):
+            return f"run received `{name}` = {value!r}, which was not sent and is not its default"
+    dropped = [name for name in sent if name in schema.get("properties", {}) and name not in passed]
+    if dropped:
+        return f"run never received `{dropped[0]}`, which was sent and which the schema knows"
+    if not (isinstance(reply, str) and reply.startswith("ran")):
+        return f"the reply should be what run returned ('ran'), a note after it at most; got {reply!r}"
+    return None
+
+
+def _refused_well(schema: dict[str, Any], sent: dict[str, Any], must_name: set[str], run: _Run, reply: Any) -> str | None:
+    """Why a call that should not run broke a property, or None."""
+    if run.calls:
+        return f"run was called with {run.calls[0]}: a refused call must never reach the tool"
+    if not (isinstance(reply, str) and reply.startswith("Error")):
+        return f"the reply should be a text starting with 'Error' for the model to act on, got {reply!r}"
+    missing = must_name - _named(reply)
+    if missing:
+        return (f"the reply {reply!r} does not name {sorted(missing)} in backticks: name every argument that is wrong, "
+                "so the model can fix them all in one go")
+    stray = _named(reply) - set(sent) - set(schema.get("required", []))
+    if stray:
+        return f"the reply {reply!r} names {sorted(stray)}, which was neither sent nor required"
+    return None
+
+
+def _policy_test(policy: Callable[[Callable[..., str], dict[str, Any], dict[str, Any]], Any], rows: list[str]) -> None:
+    doc = inspect.getdoc(policy) or ""
+    policy(_Run(), _SEARCH, {"query": "order 4821"})  # a stub raises NotImplementedError here
+    assert len(doc.split()) >= 8, ("state your policy for the grey cases in the function's docstring (a sentence or "
+                                   "two: what you convert, what you refuse, why); the check prints it")
+    for label, schema, sent in ACCEPT:
+        run = _Run()
+        why = _ran_well(label, schema, sent, run, policy(run, schema, dict(sent)))
+        assert why is None, f"{label}, {sent}, must run: {why}"
+    for label, schema, sent, must_name in REFUSE:
+        run = _Run()
+        why = _refused_well(schema, sent, must_name, run, policy(run, schema, dict(sent)))
+        assert why is None, f"{label}, {sent}, must be refused: {why}"
+    rows.append("Your policy, in your words:\n  " + doc.replace("\n", "\n  "))
+    rows.append("What it did with the grey cases:")
+    for label, schema, sent, name in GREY:
+        run = _Run()
+        reply = policy(run, schema, dict(sent))
+        if run.calls:
+            why = _ran_well(label, schema, sent, run, reply)
+            rows.append(f"  {label}: runs with {run.calls[0]}")
+        else:
+            why = _refused_well(schema, sent, {name}, run, reply)
+            rows.append(f"  {label}: refused, {reply!r}")
+        assert why is None, f"{label}, {sent}, is yours to decide, but: {why}"
 
 
 # ---------------------------------------------------------------- a whole tool
@@ -216,9 +300,13 @@ def check_derive_schema(derive_schema: Callable[[Callable[..., Any]], dict[str, 
     return check("Exercise 06.1 (derive a schema)", lambda: _derive_test(derive_schema), SOLUTION)
 
 
-def check_check_arguments(check_arguments: Callable[[dict[str, Any], dict[str, Any]], list[str]]) -> bool:
-    """Check exercise 06.2: ``check_arguments`` finds a problem with the same arguments as ``validate_arguments``."""
-    return check("Exercise 06.2 (validate arguments)", lambda: _arguments_test(check_arguments), SOLUTION)
+def check_argument_policy(policy: Callable[[Callable[..., str], dict[str, Any], dict[str, Any]], Any]) -> bool:
+    """Check exercise 06.2 (design): ``policy(run, schema, arguments)`` runs good calls, refuses bad ones, decides the rest."""
+    rows: list[str] = []
+    passed = check("Exercise 06.2 (an argument policy)", lambda: _policy_test(policy, rows), SOLUTION)
+    if passed:  # after the verdict: what the design decided, for the learner to read against the rubric
+        print("\n".join(rows))
+    return passed
 
 
 def check_word_count_tool(tool_class: type[Tool]) -> bool:
@@ -234,12 +322,13 @@ def check_stretch_schema(derive_schema: Callable[[Callable[..., Any]], dict[str,
 EXERCISES = [
     Exercise("06.1", designs="a schema derivation from a signature: types, defaults, docstring descriptions, and a "
              "refusal to guess a missing hint", kind="specification", minutes=25, solution=("derive_schema",)),
-    Exercise("06.2", designs="an argument validator that reports every problem at once, with true not an integer",
-             kind="specification", minutes=20, solution=("check_arguments",)),
+    Exercise("06.2", designs="a policy for a model's arguments: which it runs, which it refuses (every problem named, "
+             "true not an integer), and what it does with \"2\" for an integer or a typo", kind="design", minutes=25,
+             solution=("strict_call", "lenient_call"), check="check_argument_policy"),
     Exercise("06.3", designs="a word_count tool whose schema comes from its own signature (the lesson's recipe)",
              kind="warm-up", minutes=10, solution=("WordCountTool",)),
     Exercise("Stretch 06", designs="lists (list[X]) and optional values (X or None, Optional[X]) in the schema derivation", kind="stretch",
-             minutes=25, solution=("derive_schema_plus",)),
+             minutes=20, solution=("derive_schema_plus",)),
 ]
 
 # The keys of the predict questions below, computed: each runs the kit on its question's case and returns

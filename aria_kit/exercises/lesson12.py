@@ -1,14 +1,14 @@
-"""Exercise checks for lesson 12 (memory on Qdrant): point ids, and BM25 weights with a fixed AVGDL.
+"""Exercise checks for lesson 12 (memory on Qdrant): point ids, and a migration between two backends.
 
 ``check_to_point_id(to_point_id)`` compares the learner's ``to_point_id`` with
 the kit's own id format, ``memory_rules.make_memory_id``: every id it writes must
 come back as its number, and strings it never writes (``mem_42``,
 ``mem_00042``, ``mem_0000``, other spellings, non-strings) must give ``None``.
-``check_bm25_weight(bm25_weight)`` compares ``bm25_weight(tf, doc_len, avgdl)``
-with ``bm25.BM25Index``: on a small corpus built so that its average length is
-exactly ``avgdl``, a one-word query scores ``idf · weight``, so the index's
-score divided by its IDF is the weight. Neither check needs qdrant-client, so
-both run on Binder too. ``check_top3_agreement(top3_agreement)`` checks the
+``check_migrate(migrate)`` grades a design by its properties on random memories
+(metadata, superseded versions with their moments, gaps left by deletes): every
+memory moved once under an id mapping, texts, metadata and history links kept,
+the source untouched; a target that is not empty may be refused or merged into.
+Neither check needs qdrant-client, so both run on Binder too. ``check_top3_agreement(top3_agreement)`` checks the
 stretch task's counter of places where two memories' top 3 name the same memory,
 on two ``HybridMemory`` set-ups (no Qdrant needed either). ``QUIZ`` is the
 lesson's quiz.
@@ -16,16 +16,19 @@ lesson's quiz.
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Callable
 from typing import Any
 
-from aria_kit.bm25 import BM25Index
 from aria_kit.demo_data import CONVERSATION, SHOWDOWN_QUERIES, seed_memory
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz, only_true
+from aria_kit.embeddings import default_embedder
 from aria_kit.fusion import RRF, reciprocal_rank_fusion
 from aria_kit.hybrid_memory import HybridMemory
+from aria_kit.interfaces import MemoryBackend, MemoryRecord
 from aria_kit.memory_rules import make_memory_id
 
 SOLUTION = "lesson12"
@@ -33,11 +36,6 @@ SOLUTION = "lesson12"
 NUMBERS = [1, 7, 42, 999, 1000, 9999, 10000, 123456]
 NOT_MEMORY_IDS: list[Any] = ["mem_42", "mem_00042", "mem_0000", "MEM_0042", "mem-0042", "mem_0042 ", " mem_0042",
                              "mem_", "0042", "mem_4a21", 42, None]
-
-# (tf, doc_len, total length of the corpus, documents in it): avgdl = total / documents, exactly as BM25Index
-# computes it. 68 / 7 is the real average length of the seven demo facts; 10 is QdrantMemory's AVGDL.
-WEIGHT_CASES = [(1, 10, 70, 7), (1, 6, 70, 7), (2, 13, 70, 7), (1, 13, 68, 7), (3, 20, 32, 4), (1, 3, 70, 7)]
-
 
 def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
     for number in NUMBERS:
@@ -58,57 +56,115 @@ def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
             "(it writes mem_ + at least 4 digits, exactly as make_memory_id(n) does, and numbers start at 1)")
 
 
-def _corpus(tf: int, doc_len: int, total: int, documents: int) -> BM25Index:
-    """Document 0 holds the word "x" ``tf`` times in ``doc_len`` tokens; the rest only fill the average."""
-    index = BM25Index()  # the kit's k1 = 1.5 and b = 0.75, the same as QdrantMemory's
-    index.add(["x"] * tf + ["y"] * (doc_len - tf))
-    rest, others = total - doc_len, documents - 1
-    for i in range(others):  # spread the remaining length over the other documents, none of them with "x"
-        index.add(["z"] * (rest // others + (i < rest % others)))
-    return index
+# ---------------------------------------------------------------- exercise 12.2: move a memory (design)
+
+_WORDS = "raft order ddr5 deadline alice velocitydb helix rust march budget cache editor kafka".split()
 
 
-K1, B = 1.5, 0.75  # the kit's BM25 constants
-
-# Typical wrong answers, each with the idea it misses: a weight that matches one of these gets its hint.
-_MISTAKES = [
-    (lambda tf, n, avg: tf / (tf + K1 * (1 - B + B * n / avg)),
-     "the numerator lacks (k1 + 1): the weight of one occurrence in an average-length memory should be 1"),
-    (lambda tf, n, avg: tf * (K1 + 1) / (tf + K1 * (1 - B + B * avg / n)),
-     "the length ratio is upside down: a longer memory should weigh less, so divide doc_len by avgdl"),
-    (lambda tf, n, avg: tf * (K1 + 1) / (1 + K1 * (1 - B + B * n / avg)),
-     "tf is missing from the denominator, so nothing saturates: a word's 10th occurrence counts like its 1st"),
-    (lambda tf, n, avg: tf * (K1 + 1) / (tf + K1 * (1 - B + B * n / 10.0)),
-     "it ignores the avgdl you pass and always uses 10"),
-]
+@functools.cache
+def _embedder():
+    """One embedder for every memory the migration check builds (loading it is the slow part)."""
+    return default_embedder()
 
 
-def _bm25_weight_test(bm25_weight: Callable[..., float]) -> None:
-    for tf, doc_len, total, documents in WEIGHT_CASES:  # the simplest case first: an average-length memory
-        avgdl = total / documents
-        index = _corpus(tf, doc_len, total, documents)
-        expected = float(index.scores(["x"])[0]) / index.idf("x")
-        got = float(bm25_weight(tf, doc_len, avgdl))  # a stub raises NotImplementedError here
-        if abs(got - expected) < 1e-9:
-            continue
-        hint = next((why for mistake, why in _MISTAKES if abs(mistake(tf, doc_len, avgdl) - got) < 1e-9),
-                    "BM25's score for one query word, divided by that word's IDF, is the weight")
-        raise AssertionError(f"bm25_weight(tf={tf}, doc_len={doc_len}, avgdl={avgdl:.4f}) should be {expected:.4f} "
-                             f"(BM25Index's score ÷ IDF), got {got:.4f}: {hint}")
-    heavy = float(bm25_weight(1000, 10, 10.0))
-    assert heavy < K1 + 1, f"bm25_weight(1000, 10, 10.0) is {heavy:.4f}: a weight saturates below k1 + 1 = 2.5"
-    assert float(bm25_weight(1, 20, 10.0)) < float(bm25_weight(1, 5, 10.0)), (
-        "bm25_weight(1, 20, 10.0) should be less than bm25_weight(1, 5, 10.0): a longer memory weighs less")
+def _source(rng: random.Random, size: int) -> HybridMemory:
+    """A memory of ``size`` facts with random metadata, some superseded (with the moment), some deleted (gaps)."""
+    memory = HybridMemory(embedder=_embedder())
+    for n in range(size):
+        metadata = {"category": rng.choice(["fact", "task", "user_pref"])}
+        if rng.random() < 0.5:
+            metadata |= {"priority": rng.randint(1, 3), "source": rng.choice(["chat", "import", None])}
+        text = f"Fact {n + 1}: " + " ".join(rng.choice(_WORDS) for _ in range(rng.randint(2, 8)))
+        memory.store(text, metadata)
+    for step in range(size // 2):
+        current = [r for r in memory.list_all() if r.is_current]
+        old = rng.choice(current)
+        metadata = None if rng.random() < 0.5 else {**old.metadata, "edited": True}
+        memory.supersede(old.id, old.text + " (changed)", metadata, at=f"2026-0{1 + step % 9}-1{step % 10}T09:00:00Z")
+    for _ in range(size // 3):  # a lone fact deleted: its number is a gap the target will not have
+        lone = [r for r in memory.list_all() if r.is_current and r.supersedes is None]
+        if lone:
+            memory.delete(rng.choice(lone).id)
+    return memory
+
+
+def _fields(record: MemoryRecord, mapping: dict[str, str] | None = None) -> tuple:
+    """A record's text, metadata and history links, the links translated through ``mapping`` when given."""
+    link = (lambda i: i if mapping is None or i is None else mapping.get(i, f"unmapped {i}"))
+    return (record.text, record.metadata, link(record.superseded_by), record.superseded_at, link(record.supersedes))
+
+
+def _show(memory: MemoryBackend) -> str:
+    rows = [f"{r.id}" + (f"→{r.superseded_by}" if r.superseded_by else "") for r in memory.list_all()]
+    return "[" + ", ".join(rows) + "]"
+
+
+def _moved_problem(source: MemoryBackend, target: MemoryBackend, before: list[MemoryRecord],
+                   mapping: Any) -> str | None:
+    """Why a migration into ``target`` (which held ``before``) broke a property, or None."""
+    records = source.list_all()
+    if not isinstance(mapping, dict):
+        return f"return a dict from each source id to its id in the target, not a {type(mapping).__name__}"
+    missing, extra = sorted({r.id for r in records} - set(mapping)), sorted(set(mapping) - {r.id for r in records})
+    if missing:
+        return f"the mapping should have every source id as a key, superseded versions too; {missing} is missing"
+    if extra:
+        return f"the mapping's keys {extra} are not ids of the source"
+    old_ids = {r.id for r in before}
+    moved = {r.id: r for r in target.list_all() if r.id not in old_ids}
+    if sorted(mapping.values()) != sorted(moved):
+        return (f"the target gained {sorted(moved)}, but the mapping points to {sorted(mapping.values())}: every "
+                "memory once, nothing else")
+    for record in records:
+        copy = moved[mapping[record.id]]
+        if _fields(copy) != _fields(record, mapping):
+            names = ("text", "metadata", "superseded_by", "superseded_at", "supersedes")
+            field = next(n for n, x, y in zip(names, _fields(copy), _fields(record, mapping)) if x != y)
+            return (f"{record.id} → {copy.id}: its {field} is {getattr(copy, field)!r}, expected "
+                    f"{_fields(record, mapping)[names.index(field)]!r}" + (
+                        " (a history link must point to the moved version of the memory it named)"
+                        if field in ("superseded_by", "supersedes") else ""))
+    return None
+
+
+def _migrate_test(migrate: Callable[[MemoryBackend, MemoryBackend], dict[str, str]], report: list[str]) -> None:
+    rng = random.Random(12)
+    for size in (0, 1, 2, 3, 4, 6, 8, 12):  # smallest first: the first failure is the smallest
+        source = _source(rng, size)
+        records = source.list_all()
+        target = HybridMemory(embedder=_embedder(), fusion=RRF(60), stopwords=(), stemming=False)
+        mapping = migrate(source, target)  # a stub raises NotImplementedError here
+        assert source.list_all() == records, f"the source {_show(source)} changed: a migration only reads it"
+        why = _moved_problem(source, target, [], mapping)
+        assert why is None, f"the smallest case that fails: source {_show(source)}, target after {_show(target)}: {why}"
+    source = _source(random.Random(3), 4)
+    target = HybridMemory(embedder=_embedder())
+    target.store("Already here before the migration.", {"category": "fact"})
+    before = target.list_all()
+    try:
+        mapping = migrate(source, target)
+    except ValueError as exc:
+        assert target.list_all() == before, "you refused a target that is not empty, but it changed: refuse first"
+        report.append(f"A target that is not empty: refused ({exc}).")
+        return
+    assert all(target.get(r.id) == r for r in before), "the target's own memories changed: merge, never overwrite"
+    why = _moved_problem(source, target, before, mapping)
+    assert why is None, f"merging into a target that is not empty: {why}"
+    report.append("A target that is not empty: merged, its own memories untouched.")
+
+
+def check_migrate(migrate: Callable[[MemoryBackend, MemoryBackend], dict[str, str]]) -> bool:
+    """Check exercise 12.2 (design): every memory moved once, texts, metadata and history kept, ids mapped."""
+    report: list[str] = []
+    passed = check("Exercise 12.2 (move a memory)", lambda: _migrate_test(migrate, report), SOLUTION)
+    if passed:  # the grey case: what this design decided
+        print("\n".join(report))
+    return passed
 
 
 def check_to_point_id(to_point_id: Callable[[Any], int | None]) -> bool:
     """Check exercise 12.1: ``to_point_id("mem_0042") == 42``, and ``None`` for anything that is not a memory id."""
     return check("Exercise 12.1 (memory id → point id)", lambda: _point_id_test(to_point_id), SOLUTION)
-
-
-def check_bm25_weight(bm25_weight: Callable[..., float]) -> bool:
-    """Check exercise 12.2: ``bm25_weight(tf, doc_len, avgdl)``, the BM25 weight one sparse-vector entry stores."""
-    return check("Exercise 12.2 (BM25 weight with a fixed AVGDL)", lambda: _bm25_weight_test(bm25_weight), SOLUTION)
 
 
 def _agreement_test(top3_agreement: Callable[..., int]) -> None:
@@ -136,9 +192,9 @@ def check_top3_agreement(top3_agreement: Callable[..., int]) -> bool:
 EXERCISES = [
     Exercise("12.1", designs="a memory-id → point-id conversion that is one-to-one and refuses every id the kit "
              "never writes", kind="specification", minutes=10, solution=("to_point_id",)),
-    Exercise("12.2", designs="the collection-independent part of BM25 that a sparse vector can store, from its "
-             "properties (weight 1 at average length, saturation, length penalty)", kind="warm-up",
-             minutes=15, solution=("bm25_weight",)),
+    Exercise("12.2", designs="a migration from one memory backend to another that keeps every text, metadata and "
+             "history link under an id mapping, and a policy for a target that is not empty", kind="design",
+             minutes=25, solution=("replay", "facts_in_one_batch"), check="check_migrate"),
     Exercise("Stretch 12", designs="a top-3 agreement measure, and which of the default's three settings moves "
              "the top 3 away from Qdrant", kind="stretch", minutes=30,
              solution=("top3_agreement", "stretch_agreement_table")),

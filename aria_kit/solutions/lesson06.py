@@ -2,9 +2,11 @@
 
 Open this when you are stuck on exercises 06.1–06.3 or the stretch. ``derive_schema``
 reads the signature (``inspect.signature``), the type hints
-(``typing.get_type_hints``) and the ``name: description`` lines of the docstring;
-``check_arguments`` collects every problem rather than stopping at the first, so
-the model can fix them all in one go. ``derive_schema_plus`` is the stretch:
+(``typing.get_type_hints``) and the ``name: description`` lines of the docstring.
+Exercise 06.2 has two designs in ``SOLUTIONS["06.2"]``: ``strict_call`` runs only what
+the schema says, exactly (``check_arguments`` collects every problem, so the model can
+fix them all in one go); ``lenient_call`` first converts what loses nothing ("2" -> 2)
+and drops unknown arguments, saying so in the result. ``derive_schema_plus`` is the stretch:
 ``list[X]`` and ``X | None`` too. The package's versions are in
 ``aria_kit/schemas.py``; compare them with these once yours pass.
 """
@@ -80,10 +82,63 @@ def check_arguments(schema: dict[str, Any], arguments: dict[str, Any]) -> list[s
             if schema.get("additionalProperties", True) is False:
                 problems.append(f"unknown argument `{name}`")
         elif not type_ok(value, spec["type"]):
-            problems.append(f"argument `{name}` must be a {spec['type']}, got {type(value).__name__}")
+            problems.append(f"argument `{name}` must be of type {spec['type']}, got {type(value).__name__}")
         elif "enum" in spec and value not in spec["enum"]:
             problems.append(f"argument `{name}` must be one of {spec['enum']}")
     return problems
+
+
+def strict_call(run: Callable[..., str], schema: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """Strict: run only a call the schema accepts as sent; refuse "2" for an integer, "true" for a boolean, a typo.
+
+    A model that sent a string meant something we would have to guess; an Error tells it what to send, and it
+    fixes its call in the next round for the price of one round.
+    """
+    problems = check_arguments(schema, arguments)
+    if problems:
+        return "Error: " + "; ".join(problems) + ". Fix these and call again."
+    return run(**arguments)
+
+
+def _converted(value: Any, json_type_name: str) -> Any:
+    """``value`` as ``json_type_name`` when a string converts without loss ("2" -> 2, "true" -> True), else as is."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if json_type_name == "boolean" and text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if json_type_name in ("integer", "number") and re.fullmatch(r"-?\d+(\.\d+)?", text):
+        number = float(text)
+        if json_type_name == "number":
+            return number
+        if number.is_integer() and "." not in text:
+            return int(text)
+    return value
+
+
+def lenient_call(run: Callable[..., str], schema: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """Lenient: convert a string that means the same number or boolean ("2" -> 2), drop an argument the schema does
+    not know (saying so in the result), then refuse whatever is still wrong.
+
+    Models often quote numbers; a round spent on that is a round the user waits for. Nothing that would change a
+    value is converted: 2.5 stays 2.5 and is refused for an integer, and true is never a number.
+    """
+    properties = schema.get("properties", {})
+    closed = schema.get("additionalProperties", True) is False
+    unknown = [name for name in arguments if closed and name not in properties]
+    call = {name: _converted(value, properties[name]["type"]) if name in properties else value
+            for name, value in arguments.items() if name not in unknown}
+    problems = check_arguments(schema, call)
+    if problems:
+        return "Error: " + "; ".join(problems) + ". Fix these and call again."
+    result = run(**call)
+    if unknown:
+        result += "\n(Note: ignored unknown " + ", ".join(f"`{name}`" for name in unknown) + ".)"
+    return result
+
+
+# Each design is the arguments of one call of check_argument_policy (tests/test_exercise_kinds.py runs both).
+SOLUTIONS = {"06.2": [(strict_call,), (lenient_call,)]}
 
 
 class WordCountTool(Tool):

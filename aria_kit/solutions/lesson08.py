@@ -1,10 +1,12 @@
-"""Worked solutions for lesson 08: a scripted two-step turn, the loop by hand, the live context read as data.
+"""Worked solutions for lesson 08: a scripted two-step turn, the loop by hand, a history within budget.
 
 Open this when you are stuck on exercises 08.1–08.3 or the stretch. ``mini_loop`` is
 ``AutonomousAgent.chat`` without memory, persona or trace: ask the model, run
 the tools it asks for, feed each result back as a tool message, and stop at a
-text answer or at the round limit. ``guarded_loop`` (the stretch) also
-refuses to run a call it has already run in this turn.
+text answer or at the round limit. Exercise 08.3 has two designs in ``SOLUTIONS["08.3"]``:
+``newest_first`` keeps an unbroken recent past, ``tool_results_first`` gives up old tool
+traffic before any dialogue. ``guarded_loop`` (the stretch) also refuses to run a call
+it has already run in this turn.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from aria_kit.agent import history_chars
+from aria_kit.exercises.lesson08 import pieces
 from aria_kit.interfaces import LLMProvider, Tool
 from aria_kit.scripted import call_tool, say
 
@@ -70,9 +74,60 @@ def guarded_loop(llm: LLMProvider, tools: dict[str, Tool], user_message: str, ma
     return f"Round limit reached after {max_rounds} model rounds."
 
 
-def recalled_entries(message: str) -> list[tuple[str, str]]:
-    # Each recalled memory is one line holding one JSON object; its text is a JSON string, so a newline or a
-    # look-alike entry inside it is escaped and comes back from json.loads exactly as it was stored.
-    live = message.split("## Live context", 1)[-1]
-    entries = [json.loads(line) for line in live.splitlines() if line.startswith("{")]
-    return [(entry["id"], entry["text"]) for entry in entries]
+# Exercise 08.3: two policies for a history over budget. Both keep pieces whole (an assistant's tool calls with
+# their results) and the newest user message; they differ in what they give up first.
+
+
+def newest_first(messages: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """Keep the newest pieces that fit, back to the first that does not: the model sees an unbroken recent past.
+
+    The newest user message is kept first, whatever its place; a budget too small for it alone is a ValueError.
+    """
+    newest = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    left = budget - history_chars([messages[newest]])
+    if left < 0:
+        raise ValueError(f"the newest user message alone is {budget - left} characters; the budget is {budget}")
+    kept = {newest}
+    for piece in reversed(pieces(messages)):
+        if newest in piece:
+            continue
+        size = history_chars([messages[i] for i in piece])
+        if size > left:
+            break
+        kept.update(piece)
+        left -= size
+    return [m for i, m in enumerate(messages) if i in kept]
+
+
+def tool_results_first(messages: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """Give up old tool traffic before any conversation: drop tool pieces oldest first, then other messages oldest
+    first, until the rest fits; then put back, newest first, whatever dropped piece still fits.
+
+    The dialogue (what the user said and the answers) outlives the search results behind it, which the model can
+    fetch again. A budget too small for the newest user message alone is a ValueError.
+    """
+    newest = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    if history_chars([messages[newest]]) > budget:
+        raise ValueError(f"the newest user message alone is over the budget of {budget} characters")
+    all_pieces = [piece for piece in pieces(messages) if newest not in piece]
+    tool_pieces = [piece for piece in all_pieces if len(piece) > 1]
+    order = tool_pieces + [piece for piece in all_pieces if len(piece) == 1]
+    kept = {i for piece in all_pieces for i in piece} | {newest}
+    dropped = []
+
+    def size() -> int:
+        return history_chars([messages[i] for i in kept])
+
+    for piece in order:
+        if size() <= budget:
+            break
+        kept -= set(piece)
+        dropped.append(piece)
+    for piece in sorted(dropped, reverse=True):  # newest first
+        if size() + history_chars([messages[i] for i in piece]) <= budget:
+            kept |= set(piece)
+    return [m for i, m in enumerate(messages) if i in kept]
+
+
+# Each design is the argument of one call of check_fit_history (tests/test_exercise_kinds.py runs both).
+SOLUTIONS = {"08.3": [(newest_first,), (tool_results_first,)]}

@@ -1,11 +1,12 @@
-"""Worked solutions for lesson 12 (memory on Qdrant): point ids, and one BM25 weight of a sparse vector.
+"""Worked solutions for lesson 12 (memory on Qdrant): point ids, and a migration between backends.
 
 Open this when you are stuck on exercises 12.1 and 12.2 or stretch 12. ``to_point_id`` reads
 the number out of a memory id and accepts only ids the kit itself writes, so
 ``mem_42`` and ``mem_00042`` cannot land on point 42 by accident. (QdrantMemory
-does the same with ``memory_rules.seq_of``.) ``bm25_weight`` is BM25's term-frequency
-part, which ``QdrantMemory`` stores per word in a memory's sparse vector. The IDF
-is missing on purpose: the engine multiplies it in at query time.
+does the same with ``memory_rules.seq_of``.) Exercise 12.2 has two designs in
+``SOLUTIONS["12.2"]``: ``replay`` repeats the source's writes in order and refuses a
+target that is not empty; ``facts_in_one_batch`` stores first versions in one batch,
+walks each history forward, and merges.
 ``top3_agreement`` counts the top-3 places where two memories name the same memory, and
 ``stretch_agreement_table`` uses it to ask which of the kit's three default settings (convex
 fusion, query stop words, stems) makes ``HybridMemory()`` differ from ``QdrantMemory``.
@@ -22,7 +23,6 @@ from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
 
-K1, B = 1.5, 0.75  # the kit's BM25 constants (aria_kit.bm25 and aria_kit.qdrant_memory)
 MEMORY_ID = re.compile(r"mem_(\d{4,})")
 
 
@@ -36,9 +36,40 @@ def to_point_id(memory_id: Any) -> int | None:
     return number if number >= 1 and f"mem_{number:04d}" == memory_id else None
 
 
-def bm25_weight(tf: int, doc_len: int, avgdl: float = 10.0) -> float:
-    """BM25's weight for a word ``tf`` times in a memory ``doc_len`` tokens long, given the average length ``avgdl``."""
-    return tf * (K1 + 1) / (tf + K1 * (1 - B + B * doc_len / avgdl))
+def replay(source: MemoryBackend, target: MemoryBackend) -> dict[str, str]:
+    """Replay the source's writes in its order: a store for a first version, a supersede (at the same moment) for a
+    later one. A target that is not empty is refused before anything is written: ids from two memories would mix.
+    """
+    if len(target):
+        raise ValueError(f"the target is not empty ({len(target)} held); migrate into an empty one")
+    moved: dict[str, str] = {}
+    for record in source.list_all():  # oldest first, so an older version is always moved before its successor
+        if record.supersedes is None:
+            moved[record.id] = target.store(record.text, record.metadata)
+        else:
+            older = source.get(record.supersedes)
+            moved[record.id] = target.supersede(moved[older.id], record.text, record.metadata, at=older.superseded_at)
+    return moved
+
+
+def facts_in_one_batch(source: MemoryBackend, target: MemoryBackend) -> dict[str, str]:
+    """Store every fact's first version in one batch (one embedding call, one transaction), then walk each fact's
+    history forward. Merges into a target that is not empty: its own memories are left as they are.
+    """
+    records = {record.id: record for record in source.list_all()}
+    firsts = [record for record in records.values() if record.supersedes is None]
+    moved = dict(zip([r.id for r in firsts], target.store_many([r.text for r in firsts], [r.metadata for r in firsts])))
+    for first in firsts:
+        version = first
+        while version.superseded_by is not None:
+            newer = records[version.superseded_by]
+            moved[newer.id] = target.supersede(moved[version.id], newer.text, newer.metadata, at=version.superseded_at)
+            version = newer
+    return moved
+
+
+# Each design is the argument of one call of check_migrate (tests/test_exercise_kinds.py runs both).
+SOLUTIONS = {"12.2": [(replay,), (facts_in_one_batch,)]}
 
 
 def top3_agreement(memory_a: MemoryBackend, memory_b: MemoryBackend, queries: Sequence[str]) -> int:

@@ -217,8 +217,39 @@ def warm_up_two_rounds() -> bool:
     return True
 
 
-def hostile_texts() -> bool:
-    assert len(lesson08.HOSTILE_TEXTS) == 5 and any("\u2028" in t for t in lesson08.HOSTILE_TEXTS)
+def pieces_group_calls() -> bool:
+    """pieces() puts an assistant's tool calls with their results and every other message alone."""
+    import random
+
+    messages = lesson08._conversation(random.Random(5), 6)
+    for piece in lesson08.pieces(messages):
+        first = messages[piece[0]]
+        calls = [c["id"] for c in first.get("tool_calls") or ()]
+        assert [messages[i]["tool_call_id"] for i in piece[1:]] == calls, piece
+    assert any(len(piece) > 1 for piece in lesson08.pieces(messages))
+    return True
+
+
+def sixty_cases_smallest_first() -> bool:
+    cases = lesson08._cases()
+    assert len(cases) == 60 and [len(m) for m, _ in cases] == sorted(len(m) for m, _ in cases)
+    return True
+
+
+def exchanges_drop_the_newest_user_message() -> bool:
+    """On the check's smallest case where only the newest user message fits, newest_exchanges keeps nothing."""
+    from aria_kit.agent import history_chars, newest_exchanges
+
+    messages, budget = lesson08._cases()[0]
+    assert history_chars(messages[:1]) <= budget < history_chars(messages) and messages[0]["role"] == "user"
+    assert newest_exchanges(messages, budget) == [] and lesson08.check_fit_history(newest_exchanges) is False
+    return True
+
+
+def two_budget_designs() -> bool:
+    from aria_kit.solutions.lesson08 import SOLUTIONS, newest_first, tool_results_first
+
+    assert SOLUTIONS["08.3"] == [(newest_first,), (tool_results_first,)]
     return True
 
 
@@ -253,20 +284,18 @@ CLAIMS = [
     Claim("It took five model rounds: three errors, one good call, one answer", clumsy_took_five_rounds),
     Claim("(8 by default)", default_rounds_and_limit_of_three),
     Claim("Here it is with a limit of 3", default_rounds_and_limit_of_three),
-    Claim("Here is a script one reply too short", short_script),
+    Claim("A script one reply too short is not the model's mistake", short_script),
     Claim("was found by hybrid search in the next one, and the answer quotes only it", helix_found_next_turn),
     Claim("The search returned five hits", helix_found_next_turn),
-    Claim("each request begins with the same messages as the previous turn's request",
+    Claim("So each request begins with the previous turn's messages, up to where its recalled memories began",
           each_request_starts_with_the_previous),
-    Claim("only the system message stays shared", budget_shifts_the_history),
+    Claim("until the history budget drops old exchanges", budget_shifts_the_history),
     Claim("each row is one request, and the fingerprint", fingerprints_same_recalled_differ),
-    Claim("the very first message would differ from one question to the next", system_prompt_is_the_two_messages),
-    Claim("That is why lesson 07 compiles them as two texts", two_texts_two_messages),
-    Claim("keep every request bounded: a system message that never changes", lambda: check_request_model()
-          and default_history_budget()),
+    Claim("the very first message would differ each time, and a cache would match nothing after it",
+          system_prompt_is_the_two_messages),
     Claim("The system message holds only Aria's persona and rules, byte for byte the same", check_request_model),
-    Claim("so they travel in a message of their own, just before the user's message",
-          lambda: check_request_model() and fingerprints_same_recalled_differ()),
+    Claim("travel in a message of their own just before the user's",
+          lambda: two_texts_two_messages() and fingerprints_same_recalled_differ()),
     Claim("The fingerprint never changes, while the recalled memories change with every question",
           fingerprints_same_recalled_differ),
     Claim("Here is the message of recalled memories the model would receive", live_context_message_shown),
@@ -277,21 +306,22 @@ CLAIMS = [
     Claim("goes whole, oldest first", exchanges_go_whole),
     Claim("Six short turns with a budget of 150 characters", budget_table),
     Claim("From turn 4 on, the agent keeps six or more messages but sends only the newest four", budget_table),
-    Claim("a reply of 3,000 `memory_store` calls would store 3,000 memories", flood),
+    Claim("can ask for thousands of tool calls in one reply", flood),
     Claim("The agent runs at most `max_tool_calls_per_reply` calls of one reply", flood),
     Claim("The user loses nothing: the turn goes on and ends with an answer", flood),
     Claim("Two classic shapes", two_injections),
     Claim("one memory, `mem_0009`, with a line break in it", two_injections),
     Claim("Each memory is **one line of JSON**", quoted_entries),
-    Claim("The line break is the two characters", quoted_entries),
-    Claim("and rule 5 of the persona", quoted_entries),
+    Claim("the fake `[mem_0999]` stays part of `mem_0009`'s text", quoted_entries),
     Claim("lets the text forge an entry", pasted_entries),
-    Claim("The same three memories, pasted as they are", quoted_entries),
     Claim("Pasted, one memory becomes two entries", pasted_entries),
-    Claim("the offline stand-in reads them back one JSON object per line", courier_quotes_whole),
+    Claim("the offline stand-in, reading them as JSON, writes the citation-shaped", courier_quotes_whole),
     Claim("so the only bracketed ids in an answer are real hits", courier_quotes_whole),
     Claim("in two model rounds", warm_up_two_rounds),
-    Claim("a Unicode line separator) and compares", hostile_texts),
+    Claim("A **piece** is one message, except that an assistant message with tool calls", pieces_group_calls),
+    Claim("The check runs your policy on 60 random conversations, smallest first", sixty_cases_smallest_first),
+    Claim("the kit's `newest_exchanges`\nreturns `[]` there", exchanges_drop_the_newest_user_message),
+    Claim("shows two designs: the newest pieces first, and tool results first", two_budget_designs),
     Claim("One reply asks for twenty `memory_store` calls", quiz_flood),
     Claim("the model learns why twelve did not run", quiz_flood),
     Claim("Eight tool messages: the calls over the limit are dropped", quiz_flood),
@@ -301,15 +331,16 @@ CLAIMS = [
 EXEMPT = {
     "show how a stored prompt injection travels from memory into a request": "a learning objective",
     "treat every recalled memory as untrusted input": "advice",
-    "Code around an agent often needs the recalled memories back": "the exercise's motivation; check_recalled_entries "
-                                                                   "tests what it asks",
-    "Given the text of the message of recalled memories": "the exercise's specification; check_recalled_entries "
-                                                          "tests it",
+    "keep every request bounded, and design your own policy": "a learning objective",
+    "`messages` is the conversation after the system message, in order, ending in the turn under way": (
+        "the exercise's specification; lesson08._conversation builds such conversations for the check"),
+    "- **Messages unchanged**, in their order": "the exercise's specification; check_fit_history tests it",
+    "What does your policy lose first": "a rubric question for the learner",
+    "Models sometimes repeat a call within one turn": "motivation of the stretch task; 'one' as an article",
     "each memory is one quoted JSON line, so no text can forge": "recap of section 6, whose claims are tied above",
     "follow one turn request by request": "'one' is an article here: one turn as an example",
     "lessons 06 (tools) and 07 (persona)": "references to lessons",
     "a *test double*": "a test double is a kind of object, not a number",
-    "The strict double also fails loudly": "a test double is a kind of object, not a number",
     "turns each message into one table row": "describes what message_rows does, which its tables show",
     "Providers cache prompts": ("how providers' prompt caches work, the reason for the design; no output here "
                                       "measures a cache, and issue 22 asks for the paragraph without prices"),
