@@ -319,20 +319,41 @@ def _key_escaped_twice() -> str:
                       "d": shown == "RD budget"})
 
 
-def _key_clear_keeps_memory() -> str:
-    """11: chat.clear() after a turn."""
+def _key_forget_porto() -> str:
+    """11: "I live in Lyon." replaced by "I live in Porto."; the current version forgotten through the box."""
     from aria_kit.chat_widget import ChatWidget
-    from aria_kit.demo import seed_memory
 
     agent = _key_agent()
-    seed_memory(agent.memory)
     chat = ChatWidget(agent)
-    chat.send("Remember that my favourite editor is Helix.")
-    stored = len(agent.memory)
+    chat.send("Remember that I live in Lyon")
+    chat.send("Remember that I live in Porto")
+    current = next(r.id for r in agent.memory.list_all() if r.superseded_by is None)
+    chat.forget_box.value = current
+    chat.forget_button.click()
+    chat.confirm_button.click()
+    left = agent.memory.list_all()
+    texts = [r.text for r in left]
+    return only_true({"a": not left,
+                      "b": texts == ["I live in Lyon."] and left[0].superseded_by is None,
+                      "c": len(left) == 2,
+                      "d": len(left) == 2 and "Porto" not in chat.memory_panel.value})
+
+
+def _key_clear_keeps_miso() -> str:
+    """11: "my cat is called Miso", Clear chat, then the question in a new conversation."""
+    from aria_kit.chat_widget import ChatWidget
+
+    agent = _key_agent()
+    chat = ChatWidget(agent)
+    chat.send("Remember that my cat is called Miso")
     chat.clear()
-    kept = len(agent.memory)
-    return only_true({"a": kept == 0, "b": kept == stored and not agent.history and not chat.entries[1:],
-                      "c": 0 < kept < stored, "d": kept == stored and bool(agent.history)})
+    history_after_clear = len(agent.history)
+    answer = chat.send("What is my cat called?")
+    in_memory = any("Miso" in r.text for r in agent.memory.list_all())
+    return only_true({"a": "Miso" not in answer and len(agent.memory) == 0,
+                      "b": "Miso" in answer and in_memory and history_after_clear == 0,
+                      "c": "Miso" in answer and history_after_clear > 0,
+                      "d": "Miso" not in answer and not in_memory})
 
 
 def _key_likes_coffee_too() -> str:
@@ -383,29 +404,36 @@ QUIZ = Quiz("Lesson 11", [
          "d": "the browser drops nothing: it turns \"&amp;amp;\" into \"&amp;\" and shows that as text."},
         kind="predict", case=("R&D budget",), compute=_key_escaped_twice),
     Question(
-        "After Run All, which chat in this lesson still shows the payload in its transcript?",
-        {"a": "The first chat: its transcript keeps every exchange; the clean-up happened in the second chat",
-         "b": "Neither: clear() ran at the end",
-         "c": "Both",
-         "d": "Neither: deleting the payload's memory removed it from every transcript"},
+        "Predict: the chat stored \"I live in Lyon.\", then replaced it with \"I live in Porto.\" (Lyon struck "
+        "through). You type Porto's id in the Forget… box, click Forget…, then Yes, forget it. What is left of the fact?",
+        {"a": "Nothing: both versions go, Lyon with Porto",
+         "b": "Lyon, current again: forgetting the newest version brings back the one it replaced",
+         "c": "Both, unchanged: the current version of a fact with history cannot be removed",
+         "d": "Both, in memory: the box takes the fact off the panel, not out of the memory store"},
         "a",
-        "the clean-up demo runs in a chat of its own, so the first one still shows what the prose describes.",
-        {"b": "clear() ran on the second chat only; the first chat's transcript is untouched.",
-         "c": "the second chat was cleared: its transcript holds only what was sent after clear().",
-         "d": "a transcript is what was said; deleting a memory changes the panel, not the messages already shown."},
-        kind="recall"),
+        "Forget… calls memory.forget, which removes the fact with every version of it: the old text is gone too.",
+        {"b": "that is what deleting the current version alone would do, which is why memory.delete refuses it; "
+              "forget takes the older versions with it.",
+         "c": "memory.delete refuses that; Forget… uses memory.forget, which removes every version.",
+         "d": "the panel is drawn from the memory store: Forget… removes the rows from the store, then redraws."},
+        kind="predict", case=("Lyon", "Porto"), compute=_key_forget_porto),
     Question(
-        "chat.clear() runs. What does the agent still know?",
-        {"a": "Nothing: clear forgets everything",
-         "b": "Everything in long-term memory; only the conversation (history and transcript) is gone",
-         "c": "Only the seeded facts",
-         "d": "The conversation, hidden from the transcript but still sent to the model"},
+        "Predict: you type \"Remember that my cat is called Miso\", click Clear chat, then ask \"What is my cat "
+        "called?\". What does Aria answer?",
+        {"a": "It cannot say: Clear chat wiped everything it was told",
+         "b": "Miso, from long-term memory: Clear chat forgets only the conversation",
+         "c": "Miso, because the model still sees the cleared messages",
+         "d": "It cannot say: the fact stays in the conversation and reaches memory only when the chat ends"},
         "b",
-        "history and memory are separate: a new conversation can still recall what was stored.",
-        {"a": "clear forgets the conversation, not the memory store.",
-         "c": "facts stored during the chat stay too; only `memory.delete` removes a memory.",
-         "d": "clear empties the agent's history too, so the next request starts a new conversation."},
-        kind="predict", case=("clear()",), compute=_key_clear_keeps_memory),
+        "history and memory are separate: memory_store wrote the fact to long-term memory at once, and a new "
+        "conversation recalls it.",
+        {"a": "clear empties the transcript and the history; the memory store keeps the fact until you forget it "
+              "(Forget…, memory.forget).",
+         "c": "clear empties the agent's history too, so the next request carries no earlier message: the answer "
+              "comes from recall.",
+         "d": "memory_store writes to long-term memory in the turn that calls it; the conversation holds only "
+              "the messages."},
+        kind="predict", case=("Miso",), compute=_key_clear_keeps_miso),
     Question(
         "Predict: memory holds \"I like green tea.\". You type \"Remember that I like black coffee\" in the chat. "
         "What does the memory panel show afterwards?",
@@ -417,7 +445,7 @@ QUIZ = Quiz("Lesson 11", [
         "\"like\" holds many values at once, so the check on write flags nothing: the fact is stored, and both "
         "stay current.",
         {"b": "a fact is superseded only when the check finds another value of a single-valued slot (is, lives "
-              "in), as the editor was; liking coffee does not stop anyone liking tea.",
+              "in), as the shell was; liking coffee does not stop anyone liking tea.",
          "c": "nothing in the chat deletes a memory because of a new one; superseding keeps the old version too.",
          "d": "a write is held back only when it may replace a memory; nothing here may be replaced."},
         kind="predict", case=("I like green tea.", "black coffee"), compute=_key_likes_coffee_too),
