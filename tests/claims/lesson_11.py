@@ -28,17 +28,55 @@ CLAIMS = [
         _payload_row("transcript")[1:], ["0", "2"], "transcript widgets holding the payload raw, escaped")),
     Claim("BM25 matches \"editor\", and the embeddings rank it first too", lambda: _is(
         LESSON.output("tidy.send(\"Which editor").strip().splitlines()[-1],
-        "From memory: My favourite editor is Vim. [mem_0008]", "the answer after clear()")),
+        "From memory: My favourite editor is Vim. [mem_0010]", "the answer after clear()")),
     Claim("The answer is fish alone", lambda: _is(
         [line.split()[:3] for line in LESSON.output("panel_row(memory_id)").splitlines()[3:5]],
         [["mem_0008", "struck", "through"], ["mem_0009", "current", "(nothing)"]], "the shell rows of the panel")
         and _is("From memory: My favourite shell is fish. [mem_0009]\n" in LESSON.outputs_of_all(), True,
                 "the answer after the change")),
 
-    Claim("the clean-up demo runs in a chat of its own", lambda: _is(
-        LESSON.output("tidy.clear()").splitlines()[1].startswith("After clear:  1 transcript line"), True,
-        "the second chat cleared") and _payload_row("transcript")[-1] == "2"),
+    Claim("the panel lists two shell rows, the old one struck through", lambda: _is(
+        [line.split()[0] + (" superseded" if line.rstrip().endswith("mem_0009") else "")
+         for line in LESSON.output("agent.memory_dump()").splitlines() if "shell" in line],
+        ["mem_0008 superseded", "mem_0009"], "the shell rows of the first chat's memory")),
+    Claim("Both versions went, zsh with fish", lambda: _is(
+        [line for line in LESSON.output("tidy.confirm_button.click()").splitlines() if line.startswith("Forgot")]
+        + [str("mem_0008" in LESSON.output("tidy.confirm_button.click()").splitlines()[-1])],
+        ["Forgot mem_0008, mem_0009 (every version of that fact).", "False"], "the forget cell")),
+    Claim("would have refused, since zsh would become current again", lambda: _delete_refuses()),
+    Claim("run twice, it finds nothing left to forget", lambda: _second_forget_finds_nothing()),
 ]
+
+
+def _shell_chat():
+    from aria_kit.chat_widget import ChatWidget
+    from aria_kit.demo import make_agent, seed_memory
+
+    agent = make_agent(verbose=False)
+    seed_memory(agent.memory)
+    chat = ChatWidget(agent)
+    for text in ("Please remember that my favourite shell is zsh", "Remember that my favourite shell is fish"):
+        chat.send(text)
+    return agent, chat
+
+
+def _delete_refuses() -> bool:
+    agent, _ = _shell_chat()
+    try:
+        agent.memory.delete("mem_0009")
+    except ValueError:
+        return _is(agent.memory.get("mem_0008").superseded_by, "mem_0009", "zsh after the refused delete")
+    raise AssertionError("memory.delete('mem_0009') deleted the current shell fact; the prose says it refuses")
+
+
+def _second_forget_finds_nothing() -> bool:
+    agent, chat = _shell_chat()
+    for _ in range(2):  # the forget cell, run twice
+        chat.forget_box.value = "mem_0009"
+        chat.forget_button.click()
+        chat.confirm_button.click()
+    return _is(chat.status.value.startswith("Nothing was forgotten") and len(agent.memory) == 7, True,
+               "the second run of the forget cell")
 
 _NAMES = "names the lessons or sections to read, not an output"
 EXEMPT = {
@@ -84,4 +122,9 @@ EXEMPT.update({
         'a wrong option; the computed key rules it out',
     '"<3" starts a tag it drops': 'a wrong option; the computed key rules it out',
     'nothing in the chat deletes a memory because of a new one': 'why a wrong option fails',
+    "how many rows about the shell will the memory panel list": "the predict-then-run question; the panel claim "
+                                                                 "below it checks the answer",
+    "before you run the one after it": "'one' is a pronoun: the next cell",
+    "Lyon, current again: forgetting the newest version brings back the one": "a wrong option; the computed key "
+                                                                               "rules it out",
 })
