@@ -5,7 +5,8 @@ transcript where your messages, the agent's answers, its tool calls and errors
 look different, a live memory panel (id, category, text; the newest marked; a
 superseded memory struck through, with a link to the memory that replaced it),
 an input box that sends on Enter, a Send button, a button that clears the
-conversation, and a status line. Each turn's tool calls and their results sit
+conversation, a Forget… box that removes a fact with every version after the
+person confirms (``ask_forget``, then ``forget``), and a status line. Each turn's tool calls and their results sit
 in a collapsed "Tools" line under your message: click it to see them.
 ``ChatWidget.send(text)`` does what pressing Enter does and returns the answer,
 so notebooks and tests drive the chat without a browser.
@@ -23,8 +24,8 @@ is working: each of those changes reaches the page as it happens. Enter uses
 DeprecationWarning with ipywidgets 8.1), so leaving the box with text in it
 sends it too, and clicking Send with text in the box sends exactly once.
 
-Deliberately absent: streaming tokens, background threads, editing or deleting
-memories from the panel. This is the only module that imports ipywidgets (as
+Deliberately absent: streaming tokens, background threads, editing memories from
+the panel. This is the only module that imports ipywidgets (as
 ``charts.py`` is the only one that imports matplotlib; ``tests/test_import_direction.py``
 checks both), so the rest of the kit stays headless.
 """
@@ -112,7 +113,7 @@ class ChatWidget:
     ``entries`` records what the transcript shows as (role, plain text) pairs,
     role being user, assistant, tools, error or notice. The widgets are
     attributes (``input``, ``send_button``, ``clear_button``, ``memory_panel``,
-    ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class. ``web_app=True`` (the Voilà app)
+    ``forget_box``, ``forget_button``, ``confirm_button``, ``status``, ``model_line``, ``view``), each with an ``aria-…`` CSS class. ``web_app=True`` (the Voilà app)
     words the model line for a web user, who cannot set environment variables.
     """
 

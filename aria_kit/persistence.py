@@ -96,7 +96,8 @@ def revival_refusal(memory_id: str, older: str) -> WouldRevive:
     return WouldRevive(f"{memory_id} is the current version of a fact that has older versions (it superseded "
                        f"{older}); deleting it alone would make {older} current again, so nothing was deleted. To "
                        f"remove the fact with its whole history, forget it: memory.forget({memory_id!r}), or "
-                       f"/forget {memory_id} in the terminal chat. To correct it, supersede it with the new value.")
+                       f"/forget {memory_id} in the terminal chat (make chat), or the chat widget's Forget… box. To correct "
+                       "it, supersede it with the new value.")
 
 
 @dataclass(frozen=True)
