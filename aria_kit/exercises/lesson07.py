@@ -7,7 +7,10 @@ names the first line that differs. ``check_violations(violations)`` runs the
 learner's detector on answers that do and do not break a "Never say" rule, smallest
 case first, each failure with the idea it misses. ``check_persona_rule`` checks the
 design exercise: a rule of the learner's own and a detector that must tell the
-learner's good replies from the bad ones.
+learner's good replies from the bad ones, give the same verdict when a reply only
+gains a space or line break at its end (so looking replies up fails), and answer
+with a bool, never an error, on replies it did not write: the offline stand-in's
+answers to the lesson's questions and ``UNSEEN_REPLIES``.
 ``check_fit_live_context(fit_live_context)`` checks the stretch task: the longest live
 context with whole recalled memories that fits a character budget. None judges style.
 """
@@ -15,6 +18,7 @@ context with whole recalled memories that fits a character budget. None judges s
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 
 from aria_kit.exercises import check
@@ -97,6 +101,54 @@ def _rule_test(rule: str, breaks_rule: Callable[[str], bool], good: Sequence[str
                                              "switched off, so make it flag only what breaks the rule")
     persona = dataclasses.replace(ARIA, goals=ARIA.goals + (rule,))
     assert rule in persona.instructions(), "the rule should reach the model through the persona's goals"
+    # Replies the learner did not write: a detector that only looks its own replies up must fail here.
+    for reply in [*good, *bad]:
+        for padded in (reply + " ", reply + "\n"):
+            assert breaks_rule(padded) is breaks_rule(reply), (
+                f"breaks_rule({reply!r}) is {breaks_rule(reply)}, but with {padded[len(reply):]!r} after it, "
+                f"{breaks_rule(padded)!r}: a check must read a reply, not look it up among the ones you wrote "
+                "(every reply a model sends is new)")
+    for reply in [*offline_answers(), *UNSEEN_REPLIES]:
+        try:
+            verdict = breaks_rule(reply)
+        except Exception as exc:
+            raise AssertionError(f"breaks_rule({_short(reply)}) raised {type(exc).__name__}: {exc}; return True or "
+                                 "False for any reply, including ones you did not think of") from exc
+        assert isinstance(verdict, bool), f"breaks_rule({_short(reply)}) returned {verdict!r}; return True or False"
+
+
+# Replies no learner wrote, for the 07.3 check: empty, short, long, listed, non-ASCII, with and without ids.
+UNSEEN_REPLIES = (
+    "OK.",
+    "Sure! Here are three options:\n- Rust\n- Go\n- Zig",
+    "From memory: Bob lives in Lisbon [mem_0042], and he moved there in 2024. Ask me for more!",
+    "I'll have the report ready by Friday 3 March, promise.",
+    "Ça marche — merci ☕. Réponse : 42 [mem_0001]",
+    "\n\n   \t",
+    " ".join(["This reply goes on and on."] * 400),
+)
+LESSON_QUESTIONS = ("What are the details of order 4821?", "When is Alice's meeting with the infrastructure team?",
+                    "What is 22 * 6.5?", "Which consensus algorithm does VelocityDB use?",
+                    "Please remember that my favourite editor is Vim")
+
+
+@functools.cache
+def offline_answers() -> tuple[str, ...]:
+    """What the offline stand-in answers the lesson's questions with, on the demo memory (lesson 07, section 5)."""
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.offline import OfflineProvider
+
+    answers = []
+    for question in LESSON_QUESTIONS:  # one fresh agent each, as in the lesson: nothing carries over
+        memory = HybridMemory()
+        seed_memory(memory)
+        answers.append(make_agent(memory=memory, llm=OfflineProvider(), persona=ARIA).chat(question))
+    return tuple(answers)
+
+
+def _short(reply: str) -> str:
+    return repr(reply) if len(reply) <= 60 else repr(reply[:57] + "...") + f" ({len(reply)} characters)"
 
 
 def _hits(texts: Sequence[str]) -> list[Hit]:
@@ -130,7 +182,7 @@ def _fit_test(fit_live_context: Callable[[Sequence[Hit], int], str]) -> None:
 
 
 def check_compile_persona(compile_persona: Callable[[AgentPersona], str]) -> bool:
-    """Check exercise 07.1: ``compile_persona(persona)`` equals ``persona.system_prompt()`` for several personas."""
+    """Check exercise 07.1: ``compile_persona(persona)`` equals ``persona.instructions()`` for several personas."""
     return check("Exercise 07.1 (compile a persona)", lambda: _compile_test(compile_persona), SOLUTION)
 
 

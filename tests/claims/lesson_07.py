@@ -201,9 +201,9 @@ def _sections_follow_the_fields() -> bool:
 
 
 def _system_message_with_memories_changes() -> bool:
-    """The teammate's design is persona.system_prompt(hits): it differs whenever the recalled memories do."""
+    """The teammate's design, the memories appended to the system message: it differs whenever they do."""
     hits = lesson07._hits(["Bob likes tea.", "Bob likes chess."])
-    one, two = ARIA.system_prompt(hits[:1]), ARIA.system_prompt(hits[1:])
+    one, two = (ARIA.instructions() + "\n\n" + ARIA.live_context(recalled) for recalled in (hits[:1], hits[1:]))
     assert one != two and one.startswith(ARIA.instructions()) and two.startswith(ARIA.instructions())
     return check_request_model()
 
