@@ -251,6 +251,23 @@ def _key_instruction_in_a_memory() -> str:
     })
 
 
+def _key_hyphenated_phrase() -> str:
+    """07: a forbidden phrase written with a hyphen in it, against the prompt, the stand-in and `violations`."""
+    from aria_kit.exercises.quiz import only_true
+    from aria_kit.offline import OfflineProvider
+    from aria_kit.solutions.lesson07 import violations
+
+    reply = "Order 4821 is 32 GB of DDR-5 RAM."
+    persona = dataclasses.replace(ARIA, forbidden_phrases=ARIA.forbidden_phrases + ("DDR5",))
+    found, blanked = violations(persona, reply), OfflineProvider._scrub(reply, persona.instructions())
+    return only_true({
+        "a": "DDR-5" not in reply,  # the premise: the model wrote it, whatever the prompt said
+        "b": found == ["DDR5"],
+        "c": "DDR-5" not in blanked,
+        "d": found == [] and "DDR-5" in blanked,
+    })
+
+
 QUIZ = Quiz("Lesson 07", [
     Question(
         "Predict: AgentPersona(name=\"Quill\", role=\"a patient maths tutor\", traits=(\"warm\",)) has no goals "
@@ -302,17 +319,21 @@ QUIZ = Quiz("Lesson 07", [
               "rules\", and it should be read as data."},
         kind="choose", case=("the weight of its instructions",)),
     Question(
-        "Your application must never show a competitor's name. What should you rely on?",
-        {"a": "A \"Never say\" line in the persona",
-         "b": "A check in code on every answer (like `violations`), with the persona's rule as a first line of defence",
-         "c": "The same \"Never say\" line repeated three times in the prompt, so the model takes it seriously",
-         "d": "The offline stand-in's blanking, since it already removes every Never-say phrase from an answer"},
-        "b",
-        "a prompt instructs and lowers the odds; only code that inspects the answer can guarantee anything.",
-        {"a": "a prompt instructs, it does not enforce: a real model can still say it.",
-         "c": "repeating an instruction may change the odds, not the guarantee: the model is still only asked. "
-              "Check in code.",
-         "d": "that regex lives in the stand-in, not in the agent: with a real model nothing blanks the phrase, so "
-              "your own check has to."},
-        kind="choose", case=("competitor",)),
+        "Predict: Aria's persona forbids \"DDR5\" (a Never say line, as in section 5) and your app runs the worked "
+        "`violations` of exercise 07.2 on every answer. A real model replies \"Order 4821 is 32 GB of DDR-5 RAM.\" "
+        "Which safeguard catches it?",
+        {"a": "The Never say line: a model told never to say \"DDR5\" writes no form of it",
+         "b": "`violations`: it ignores case and spacing, so \"DDR-5\" counts as \"DDR5\"",
+         "c": "The offline stand-in's blanking: it turns every forbidden phrase in an answer into \"…\"",
+         "d": "None of them: `violations` finds no phrase in it, because code catches only the spellings it was "
+              "written to catch"},
+        "d", "`violations` matches the phrase's words with any spacing between them, but \"DDR-5\" is another "
+             "string; a check in code is a guarantee only for what it was written to detect, so normalise the "
+             "answer (drop hyphens, say) or list the variants, and measure what still gets through.",
+        {"a": "a prompt instructs, it does not enforce: the reply in the question is what a real model did anyway.",
+         "b": "spacing means the gaps between words; the hyphen is inside the word, so the pattern DDR5 does not "
+              "match and `violations` returns [].",
+         "c": "that regex lives in the stand-in, not in the agent, so with a real model it never runs; and it looks "
+              "for the exact string DDR5, which this reply does not contain."},
+        kind="predict", case=("DDR-5",), compute=_key_hyphenated_phrase),
 ])
