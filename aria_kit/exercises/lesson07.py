@@ -203,7 +203,7 @@ def check_fit_live_context(fit_live_context: Callable[[Sequence[Hit], int], str]
 
 EXERCISES = [
     Exercise("07.1", designs="a compiler from persona data to a system message that drops empty sections and matches the "
-             "kit character for character", kind="warm-up", minutes=15, solution=("compile_persona",)),
+             "kit character for character", kind="specification", minutes=15, solution=("compile_persona",)),
     Exercise("07.2", designs="a forbidden-phrase detector that matches whole words across spacing and case",
              kind="specification", minutes=15, solution=("violations",)),
     Exercise("07.3", designs="a persona rule of your own and the code check that catches a reply breaking it, "

@@ -250,6 +250,12 @@ EXEMPT.update({
     'the words are the same, so the tokens are the same; what changes is': 'why a wrong option fails',
 })
 EXEMPT.update({
+    "It checks that your detector tells your own good replies from your bad ones, and then runs it":
+        "describes check_persona_rule (tests/test_exercises_07.py tries each part on a wrong detector)",
+    "Aria's persona forbids \"DDR5\" (a Never say line, as in section 5)": "the question's premise; its key is computed",
+    "A real model replies \"Order 4821 is 32 GB of DDR-5 RAM.\"": "the question's case; its key is computed",
+})
+EXEMPT.update({
     "**Predict, then run.** Before you look at the table: how many messages will request 2 hold":
         "a question to the learner; the table of cell 22 and the claims on cell 23 answer it",
 })
