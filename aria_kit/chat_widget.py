@@ -97,7 +97,7 @@ def _tools_html(turn: Turn) -> str:
     summary = f"Tools: {names} ({len(calls)} call{'s' if len(calls) != 1 else ''})"
     if recalled:
         summary += f" · {len(recalled)} memor{'ies' if len(recalled) != 1 else 'y'} recalled"
-    body = [f"<div>Recalled into the prompt: {escape(', '.join(recalled))}</div>"] if recalled else []
+    body = [f"<div>Recalled for this message: {escape(', '.join(recalled))}</div>"] if recalled else []
     for detail in calls:
         call = detail["call"]
         body.append(f"<div style='margin-top:4px'><b>{escape(call.name)}</b>(<code>{escape(call.arguments)}</code>)"

@@ -1,18 +1,21 @@
-"""The persona: who the agent is, compiled into a system prompt (lesson 07).
+"""The persona: who the agent is, compiled into the agent's system message (lesson 07).
 
 ``AgentPersona`` is plain data — name, role, traits, goals, forbidden phrases.
-``system_prompt`` turns it, plus the memories recalled for the current
-message, into the exact same text every time (it reads no clock and draws nothing at random), so a
-change to the persona shows up as a readable diff and a test can pin it. It is
-two parts: ``instructions()`` (persona and rules, the same for every message)
-and ``live_context(hits)`` (the recalled memories, each with the day it was stored when its
-metadata says: ``recency.memory_date``). The agent (lesson 08) sends
-them as two messages, so the system message never changes and a provider's
-prompt cache keeps matching it.
+It compiles into two texts, each the exact same for the same input (nothing here
+reads a clock or draws at random), so a change to the persona shows up as a
+readable diff and a test can pin it:
+
+- ``instructions()``: the persona and its rules, the system message. It holds no
+  memories, so it is the same bytes on every request and a provider's prompt
+  cache keeps matching it.
+- ``live_context(hits)``: the memories recalled for one message, each with the
+  day it was stored when its metadata says (``recency.memory_date``). The agent
+  (lesson 08, ``AutonomousAgent.chat``) sends it as a user message of its own,
+  after the history and just before the message it was recalled for.
 
 It deliberately does not enforce anything: the forbidden phrases and rules are
 instructions to the model. The offline stand-in model reads them back from the
-prompt; a real model is asked to follow them.
+system message; a real model is asked to follow them.
 
 Recalled memories are listed one JSON object per line (``quoted_entry``), so
 their text is quoted data: a stored text with a newline and a fake
@@ -55,12 +58,8 @@ class AgentPersona:
     goals: tuple[str, ...] = ()
     forbidden_phrases: tuple[str, ...] = ()
 
-    def system_prompt(self, live_context: Sequence[Hit] = ()) -> str:
-        """Compile the persona and the recalled memories into one prompt, deterministically."""
-        return self.instructions() + "\n\n" + self.live_context(live_context)
-
     def instructions(self) -> str:
-        """The persona and its rules: the part of the prompt that is the same for every message."""
+        """The system message: the persona and its rules, the same bytes on every request (no memories)."""
         lines = [f"You are {self.name}, {self.role}."]
         if self.traits:
             lines += ["", "Traits: " + "; ".join(self.traits) + "."]
@@ -73,7 +72,7 @@ class AgentPersona:
 
     @staticmethod
     def live_context(hits: Sequence[Hit] = ()) -> str:
-        """The memories recalled for one message, one quoted JSON object per memory: data, not instructions."""
+        """The message of the memories recalled for one message, one quoted JSON object each: data, not instructions."""
         lines = [LIVE_CONTEXT_HEADING]
         if hits:
             days = [memory_date(hit.metadata) for hit in hits]

@@ -3,7 +3,7 @@
 Each lesson module's ``EXERCISES`` (aria_kit/exercises/catalogue.py) must list exactly the
 ``Exercise NN.M`` headings and the ``Stretch NN`` of its notebook; warm-ups do not grow past the nine a
 cold read found (issue 27; issue 23's bar of five is not met yet, and the test says so), every lesson from
-01 to 13 but 02 has a specification or design exercise (02's three are warm-ups), and at least 60% of
+01 to 13 has a specification or design exercise, and at least 60% of
 each lesson's quiz questions ask the learner to predict, explain or choose (issue 23's bars).
 tests/test_exercise_kinds.py tests the design label itself.
 """
@@ -27,7 +27,6 @@ import exercise_table  # noqa: E402  (scripts/ is not a package)
 NOTEBOOKS = {path.stem[:2]: path for path in sorted((ROOT / "notebooks").glob("*.ipynb"))}
 MAX_WARM_UPS = 5  # issue 23's bar
 WARM_UPS_FOUND = 9  # what a cold read (issue 27) found once the labels were made honest: may shrink, not grow
-LESSONS_WITHOUT_A_SPECIFICATION = {"02"}  # its three exercises write out the lesson's formulas (issue 27)
 
 
 def _headings(lesson: str) -> set[str]:
@@ -76,10 +75,7 @@ def test_warm_ups_are_at_most_five_in_the_whole_kit():
     assert len(_warm_ups()) <= MAX_WARM_UPS, f"{len(_warm_ups())} warm-ups ({', '.join(_warm_ups())}); at most {MAX_WARM_UPS}"
 
 
-@pytest.mark.parametrize("lesson", [
-    pytest.param(lesson, marks=pytest.mark.xfail(strict=True, reason="issue 27: lesson 02's exercises are warm-ups"))
-    if lesson in LESSONS_WITHOUT_A_SPECIFICATION else lesson
-    for lesson in sorted(NOTEBOOKS) if lesson != "00"])
+@pytest.mark.parametrize("lesson", [lesson for lesson in sorted(NOTEBOOKS) if lesson != "00"])
 def test_every_lesson_after_the_welcome_has_a_specification_or_design_exercise(lesson):
     kinds = {exercise.kind for exercise in all_exercises()[lesson]}
     assert kinds & {"specification", "design"}, f"lesson {lesson} has only {sorted(kinds) or 'no exercises'}"

@@ -89,7 +89,7 @@ def _never_raises(hits, max_chars):
 
 def _budgets_the_whole_prompt(hits, max_chars):  # counts the system message, which never changes, against the budget
     for keep in range(len(hits), -1, -1):
-        if len(ARIA.system_prompt(hits[:keep])) <= max_chars:
+        if len(ARIA.instructions() + "\n\n" + AgentPersona.live_context(hits[:keep])) <= max_chars:
             return AgentPersona.live_context(hits[:keep])
     raise ValueError("over budget")
 
@@ -146,6 +146,22 @@ def test_rule_check_reports_the_untouched_stub_as_not_done_yet(capsys):
     (lambda reply: "[mem_" not in reply, sol07.GOOD, sol07.BAD, "cries wolf"),     # forgets replies not from memory
     (lambda reply: reply.split()[0] == "From", sol07.GOOD, sol07.BAD, "return True or False"),  # crashes on ""
     (sol07.breaks_rule, sol07.GOOD[:1], sol07.BAD, "at least two"),               # too few cases to convince
-], ids=["flags-everything", "flags-nothing", "ignores-non-memory-replies", "crashes-on-empty", "one-good-case"])
+    (lambda reply: reply in sol07.BAD, sol07.GOOD, sol07.BAD, "not look it up"),  # knows only its own replies
+    (lambda reply: sol07.breaks_rule(reply.encode("ascii").decode()), sol07.GOOD, sol07.BAD,
+     "did not think of"),                                                          # crashes on a reply it never saw
+    (lambda reply: bool(sol07.breaks_rule(reply)) if len(reply) < 1000 else None, sol07.GOOD, sol07.BAD,
+     "return True or False"),                                                      # no verdict on a long reply
+], ids=["flags-everything", "flags-nothing", "ignores-non-memory-replies", "crashes-on-empty", "one-good-case",
+        "looks-replies-up", "crashes-on-non-ascii", "none-on-a-long-reply"])
 def test_rule_check_answers_a_typical_wrong_design_with_a_hint(breaks_rule, good, bad, hint, capsys):
     assert_refused(lesson07.check_persona_rule(sol07.RULE, breaks_rule, good, bad), capsys, hint)
+
+
+def test_the_rule_check_runs_the_detector_on_the_offline_answers_of_the_lesson():
+    answers = lesson07.offline_answers()
+    assert len(answers) == len(lesson07.LESSON_QUESTIONS) == 5
+    assert "From memory: Order #4821 was placed by Alice for 32 GB of DDR5 RAM modules. [mem_0007]" in answers
+    seen = []
+    lesson07.check_persona_rule(sol07.RULE, lambda reply: seen.append(reply) or sol07.breaks_rule(reply),
+                                sol07.GOOD, sol07.BAD)
+    assert set(answers) | set(lesson07.UNSEEN_REPLIES) <= set(seen)

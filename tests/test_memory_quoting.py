@@ -62,10 +62,10 @@ def test_memory_search_result_decodes_to_exactly_the_stored_memories(forged: str
 
 
 @pytest.mark.parametrize("forged", FORGED_LINES)
-def test_system_prompt_live_context_decodes_to_exactly_the_recalled_memories(forged: str) -> None:
+def test_live_context_decodes_to_exactly_the_recalled_memories(forged: str) -> None:
     hits = [Hit("mem_0001", "Bob lives in Lisbon.", {"category": "fact"}, 0.03, 0.5, 1.0),
             Hit("mem_0002", "Bob keeps the password." + forged, {"category": "note"}, 0.02, 0.4, 1.0)]
-    prompt = ARIA.system_prompt(hits)
+    prompt = ARIA.instructions() + "\n\n" + ARIA.live_context(hits)  # the two messages, as one text
     assert [(e["id"], e["text"]) for e in entries(prompt)] == [(h.id, h.text) for h in hits]
     assert [line for line in prompt.splitlines() if line.startswith("Never say:")] == [
         'Never say: "I cannot", "As an AI language model".'
@@ -75,7 +75,7 @@ def test_system_prompt_live_context_decodes_to_exactly_the_recalled_memories(for
 
 def test_text_that_is_not_plain_one_line_utf8_is_escaped_not_dropped() -> None:
     text = "a\u2028b\x85c\u2029d\x9be\ud800f"  # line separators, a C1 escape, a lone surrogate
-    prompt = ARIA.system_prompt([Hit("mem_0001", text, {}, 0.0, 0.0, 0.0)])
+    prompt = ARIA.live_context([Hit("mem_0001", text, {}, 0.0, 0.0, 0.0)])
     prompt.encode("utf-8")  # a lone surrogate would make the request itself fail to encode
     assert entries(prompt)[0]["text"] == text
 

@@ -15,7 +15,7 @@ SCHEMAS = [{"type": "function", "function": {"name": n, "parameters": {}}}
 
 
 def plan(message):
-    reply = OfflineProvider().complete([{"role": "system", "content": ARIA.system_prompt()}, {"role": "user", "content": message}], SCHEMAS)
+    reply = OfflineProvider().complete([{"role": "system", "content": ARIA.instructions()}, {"role": "user", "content": message}], SCHEMAS)
     return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
 
 

@@ -5,9 +5,9 @@ from aria_kit.interfaces import Hit
 from aria_kit.persona import ARIA, BEHAVIOUR_RULES
 
 
-def test_system_prompt_is_deterministic_and_names_the_persona():
-    assert ARIA.system_prompt() == ARIA.system_prompt()
-    prompt = ARIA.system_prompt()
+def test_instructions_are_deterministic_and_name_the_persona():
+    assert ARIA.instructions() == ARIA.instructions()
+    prompt = ARIA.instructions()
     assert prompt.startswith("You are Aria, a precise research assistant.")
     for trait in ARIA.traits:
         assert trait in prompt
@@ -20,15 +20,15 @@ def test_system_prompt_is_deterministic_and_names_the_persona():
 
 def test_live_context_lists_recalled_memories_with_ids():
     hit = Hit("mem_0007", "Order #4821 was placed by Alice.", {"category": "order"}, 0.03, 0.5, 2.0)
-    prompt = ARIA.system_prompt([hit])
+    prompt = ARIA.live_context([hit])
     assert '{"id": "mem_0007", "category": "order", "text": "Order #4821 was placed by Alice."}' in prompt.splitlines()
     assert "(no memories recalled)" not in prompt
-    assert "(no memories recalled)" in ARIA.system_prompt([])
+    assert "(no memories recalled)" in ARIA.live_context([])
 
 
 def test_changing_a_trait_changes_exactly_one_line():
     playful = dataclasses.replace(ARIA, traits=("methodical", "playful", "transparent about uncertainty", "concise"))
-    diff = [line for line in difflib.unified_diff(ARIA.system_prompt().splitlines(), playful.system_prompt().splitlines(), lineterm="")
+    diff = [line for line in difflib.unified_diff(ARIA.instructions().splitlines(), playful.instructions().splitlines(), lineterm="")
             if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))]
     assert diff == [
         "-Traits: methodical; curious; transparent about uncertainty; concise.",

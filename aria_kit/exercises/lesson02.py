@@ -30,7 +30,7 @@ EXERCISES = [
     Exercise("02.2", designs="a cosine that is symmetric, ignores length, and gives a zero vector 0",
              kind="warm-up", minutes=10, solution=("cosine",)),
     Exercise("02.3", designs="top-k vector search with a tie rule that gives the same answer on every run",
-             kind="warm-up", minutes=15, solution=("top_k_by_cosine",)),
+             kind="specification", minutes=15, solution=("top_k_by_cosine",)),
     Exercise("Stretch 02", designs="an embedder that hears word order without losing the meaning",
              kind="stretch", minutes=30, solution=("OrderAwareEmbedder",)),
 ]

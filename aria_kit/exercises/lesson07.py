@@ -7,7 +7,10 @@ names the first line that differs. ``check_violations(violations)`` runs the
 learner's detector on answers that do and do not break a "Never say" rule, smallest
 case first, each failure with the idea it misses. ``check_persona_rule`` checks the
 design exercise: a rule of the learner's own and a detector that must tell the
-learner's good replies from the bad ones.
+learner's good replies from the bad ones, give the same verdict when a reply only
+gains a space or line break at its end (so looking replies up fails), and answer
+with a bool, never an error, on replies it did not write: the offline stand-in's
+answers to the lesson's questions and ``UNSEEN_REPLIES``.
 ``check_fit_live_context(fit_live_context)`` checks the stretch task: the longest live
 context with whole recalled memories that fits a character budget. None judges style.
 """
@@ -15,6 +18,7 @@ context with whole recalled memories that fits a character budget. None judges s
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 
 from aria_kit.exercises import check
@@ -97,6 +101,54 @@ def _rule_test(rule: str, breaks_rule: Callable[[str], bool], good: Sequence[str
                                              "switched off, so make it flag only what breaks the rule")
     persona = dataclasses.replace(ARIA, goals=ARIA.goals + (rule,))
     assert rule in persona.instructions(), "the rule should reach the model through the persona's goals"
+    # Replies the learner did not write: a detector that only looks its own replies up must fail here.
+    for reply in [*good, *bad]:
+        for padded in (reply + " ", reply + "\n"):
+            assert breaks_rule(padded) is breaks_rule(reply), (
+                f"breaks_rule({reply!r}) is {breaks_rule(reply)}, but with {padded[len(reply):]!r} after it, "
+                f"{breaks_rule(padded)!r}: a check must read a reply, not look it up among the ones you wrote "
+                "(every reply a model sends is new)")
+    for reply in [*offline_answers(), *UNSEEN_REPLIES]:
+        try:
+            verdict = breaks_rule(reply)
+        except Exception as exc:
+            raise AssertionError(f"breaks_rule({_short(reply)}) raised {type(exc).__name__}: {exc}; return True or "
+                                 "False for any reply, including ones you did not think of") from exc
+        assert isinstance(verdict, bool), f"breaks_rule({_short(reply)}) returned {verdict!r}; return True or False"
+
+
+# Replies no learner wrote, for the 07.3 check: empty, short, long, listed, non-ASCII, with and without ids.
+UNSEEN_REPLIES = (
+    "OK.",
+    "Sure! Here are three options:\n- Rust\n- Go\n- Zig",
+    "From memory: Bob lives in Lisbon [mem_0042], and he moved there in 2024. Ask me for more!",
+    "I'll have the report ready by Friday 3 March, promise.",
+    "Ça marche — merci ☕. Réponse : 42 [mem_0001]",
+    "\n\n   \t",
+    " ".join(["This reply goes on and on."] * 400),
+)
+LESSON_QUESTIONS = ("What are the details of order 4821?", "When is Alice's meeting with the infrastructure team?",
+                    "What is 22 * 6.5?", "Which consensus algorithm does VelocityDB use?",
+                    "Please remember that my favourite editor is Vim")
+
+
+@functools.cache
+def offline_answers() -> tuple[str, ...]:
+    """What the offline stand-in answers the lesson's questions with, on the demo memory (lesson 07, section 5)."""
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.offline import OfflineProvider
+
+    answers = []
+    for question in LESSON_QUESTIONS:  # one fresh agent each, as in the lesson: nothing carries over
+        memory = HybridMemory()
+        seed_memory(memory)
+        answers.append(make_agent(memory=memory, llm=OfflineProvider(), persona=ARIA).chat(question))
+    return tuple(answers)
+
+
+def _short(reply: str) -> str:
+    return repr(reply) if len(reply) <= 60 else repr(reply[:57] + "...") + f" ({len(reply)} characters)"
 
 
 def _hits(texts: Sequence[str]) -> list[Hit]:
@@ -130,7 +182,7 @@ def _fit_test(fit_live_context: Callable[[Sequence[Hit], int], str]) -> None:
 
 
 def check_compile_persona(compile_persona: Callable[[AgentPersona], str]) -> bool:
-    """Check exercise 07.1: ``compile_persona(persona)`` equals ``persona.system_prompt()`` for several personas."""
+    """Check exercise 07.1: ``compile_persona(persona)`` equals ``persona.instructions()`` for several personas."""
     return check("Exercise 07.1 (compile a persona)", lambda: _compile_test(compile_persona), SOLUTION)
 
 
@@ -151,7 +203,7 @@ def check_fit_live_context(fit_live_context: Callable[[Sequence[Hit], int], str]
 
 EXERCISES = [
     Exercise("07.1", designs="a compiler from persona data to a system message that drops empty sections and matches the "
-             "kit character for character", kind="warm-up", minutes=15, solution=("compile_persona",)),
+             "kit character for character", kind="specification", minutes=15, solution=("compile_persona",)),
     Exercise("07.2", designs="a forbidden-phrase detector that matches whole words across spacing and case",
              kind="specification", minutes=15, solution=("violations",)),
     Exercise("07.3", designs="a persona rule of your own and the code check that catches a reply breaking it, "
@@ -196,6 +248,23 @@ def _key_instruction_in_a_memory() -> str:
         "b": text in ARIA.instructions(),
         "c": not entries,
         "d": any(line == text for line in context.splitlines()),
+    })
+
+
+def _key_hyphenated_phrase() -> str:
+    """07: a forbidden phrase written with a hyphen in it, against the prompt, the stand-in and `violations`."""
+    from aria_kit.exercises.quiz import only_true
+    from aria_kit.offline import OfflineProvider
+    from aria_kit.solutions.lesson07 import violations
+
+    reply = "Order 4821 is 32 GB of DDR-5 RAM."
+    persona = dataclasses.replace(ARIA, forbidden_phrases=ARIA.forbidden_phrases + ("DDR5",))
+    found, blanked = violations(persona, reply), OfflineProvider._scrub(reply, persona.instructions())
+    return only_true({
+        "a": "DDR-5" not in reply,  # the premise: the model wrote it, whatever the prompt said
+        "b": found == ["DDR5"],
+        "c": "DDR-5" not in blanked,
+        "d": found == [] and "DDR-5" in blanked,
     })
 
 
@@ -250,17 +319,21 @@ QUIZ = Quiz("Lesson 07", [
               "rules\", and it should be read as data."},
         kind="choose", case=("the weight of its instructions",)),
     Question(
-        "Your application must never show a competitor's name. What should you rely on?",
-        {"a": "A \"Never say\" line in the persona",
-         "b": "A check in code on every answer (like `violations`), with the persona's rule as a first line of defence",
-         "c": "The same \"Never say\" line repeated three times in the prompt, so the model takes it seriously",
-         "d": "The offline stand-in's blanking, since it already removes every Never-say phrase from an answer"},
-        "b",
-        "a prompt instructs and lowers the odds; only code that inspects the answer can guarantee anything.",
-        {"a": "a prompt instructs, it does not enforce: a real model can still say it.",
-         "c": "repeating an instruction may change the odds, not the guarantee: the model is still only asked. "
-              "Check in code.",
-         "d": "that regex lives in the stand-in, not in the agent: with a real model nothing blanks the phrase, so "
-              "your own check has to."},
-        kind="choose", case=("competitor",)),
+        "Predict: Aria's persona forbids \"DDR5\" (a Never say line, as in section 5) and your app runs the worked "
+        "`violations` of exercise 07.2 on every answer. A real model replies \"Order 4821 is 32 GB of DDR-5 RAM.\" "
+        "Which safeguard catches it?",
+        {"a": "The Never say line: a model told never to say \"DDR5\" writes no form of it",
+         "b": "`violations`: it ignores case and spacing, so \"DDR-5\" counts as \"DDR5\"",
+         "c": "The offline stand-in's blanking: it turns every forbidden phrase in an answer into \"…\"",
+         "d": "None of them: `violations` finds no phrase in it, because code catches only the spellings it was "
+              "written to catch"},
+        "d", "`violations` matches the phrase's words with any spacing between them, but \"DDR-5\" is another "
+             "string; a check in code is a guarantee only for what it was written to detect, so normalise the "
+             "answer (drop hyphens, say) or list the variants, and measure what still gets through.",
+        {"a": "a prompt instructs, it does not enforce: the reply in the question is what a real model did anyway.",
+         "b": "spacing means the gaps between words; the hyphen is inside the word, so the pattern DDR5 does not "
+              "match and `violations` returns [].",
+         "c": "that regex lives in the stand-in, not in the agent, so with a real model it never runs; and it looks "
+              "for the exact string DDR5, which this reply does not contain."},
+        kind="predict", case=("DDR-5",), compute=_key_hyphenated_phrase),
 ])

@@ -36,6 +36,19 @@ def _heatmap() -> np.ndarray:
 def _each_query_finds_its_fact() -> bool:
     best = [f"mem_{i + 1:04d}" for i in _heatmap().argmax(axis=1)]
     assert best == ["mem_0001", "mem_0007", "mem_0005", "mem_0003"], best
+    # the takeaway names them by their words (Rust, the DDR5 order, the March 31 deadline, Raft)
+    texts = [DEMO_FACTS[int(i[4:]) - 1][0] for i in best]
+    assert all(word in text for word, text in zip(["Rust", "DDR5", "March 31", "Raft"], texts)), texts
+    return True
+
+
+def _four_new_pairs() -> bool:
+    """The predict table holds four pairs, none of them an example the lesson gave before it."""
+    rows = [line for line in LESSON.output('title="Cosine similarity")').splitlines() if line.startswith("[")]
+    assert len(rows) == 4, rows
+    shown_before = "\n".join(c.source for c in LESSON.notebook.cells[:13])  # before the predict cell
+    pairs = [(a, b) for a, b, *_ in (row.split("  ") for row in rows)]
+    assert not any(a in shown_before and b in shown_before for a, b in pairs), pairs
     return True
 
 
@@ -45,6 +58,15 @@ def _margins() -> bool:
     assert pairs[2:] == [(0.21, 0.18), (0.18, 0.13)], pairs
     assert all(a - b > 0.1 for a, b in pairs[:2]), pairs  # clear for the first two
     return True
+
+
+def _top_k_example() -> bool:
+    """Exercise 02.3's example: over the seven demo facts, the worked top_k puts index 0 (the Rust fact) first."""
+    from aria_kit.solutions.lesson02 import top_k_by_cosine
+
+    assert len(DEMO_FACTS) == 7 and "Rust" in DEMO_FACTS[0][0]
+    facts = _embedder().embed([text for text, _ in DEMO_FACTS])
+    return top_k_by_cosine(_embedder().embed(["which coding language does she like"])[0], facts, 3)[0] == 0
 
 
 def _ingest_rate() -> bool:
@@ -128,6 +150,8 @@ CLAIMS = [
     Claim("is an order's number, and it occurs in one memory only",
           lambda: sum("5190" in text for text, _ in EVAL_MEMORIES) == 1 and "order" in
           next(text for text, _ in EVAL_MEMORIES if "5190" in text).lower()),
+    Claim("The next table puts the kit's cosine next to yours on four pairs you have not seen", _four_new_pairs),
+    Claim("Over the seven demo facts below (section 4's table), the query", _top_k_example),
     Claim("divides it by both lengths (5 × 10)",
           lambda: (np.linalg.norm([3, 4]), np.linalg.norm([-6, -8])) == (5.0, 10.0)),
 ]
@@ -154,7 +178,10 @@ EXEMPT = {
     "`check_top_k` compares with a stable sort": "describes the check (aria_kit/exercises/lesson02.py)",
     "the line above the table shows its three best rows": "describes cell 21, which asks for top 3",
     "Each row is one query.": "describes how the heatmap is drawn",
-    "put the first line in place of": "an instruction naming a line and a section",
+    "- write row normalisation and cosine similarity yourself from their formulas":
+        "an objective; the catalogue (aria_kit/exercises/lesson02.py) says 02.1 and 02.2 are warm-ups",
+    "write the four cosines you expect in `my_prediction`": "an instruction; the four pairs are claimed above",
+    "put the `OpenAIEmbedder(...)` line in place of": "an instruction naming a line and a section",
     "scale every row to length 1, and leave a zero row at zero": "recap of the definition shown in cells 7–9",
     "search is one matrix–vector product and a stable sort": "recap of cell 21's code",
     "which matches exact words and weighs them by how rare they are": "announces lesson 03, which measures it",

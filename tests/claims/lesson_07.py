@@ -97,6 +97,21 @@ def _rules_the_same_for_every_persona() -> bool:
     return True
 
 
+def _replaces_only_on_an_update() -> bool:
+    from aria_kit.demo import seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.interfaces import Hit
+
+    memory = HybridMemory()
+    seed_memory(memory)
+    assert all(record.supersedes is None for record in memory.list_all()), "a demo memory replaces another"
+    plain = Hit("mem_0002", "Alice likes Go.", {"category": "user_pref"}, 1.0, 0.5, 1.0)
+    update = Hit("mem_0002", "Alice likes Go.", {"category": "user_pref"}, 1.0, 0.5, 1.0, supersedes="mem_0001")
+    assert '"replaces"' not in ARIA.live_context([plain]).splitlines()[-1]
+    assert '"replaces": "mem_0001"' in ARIA.live_context([update])
+    return "replaces" in LESSON.output("print(ARIA.live_context(recalled))")
+
+
 def _scrub_reads_the_system_message() -> bool:
     assert "Never say" in inspect.getsource(OfflineProvider._scrub)
     assert 'if m.get("role") == "system"' in inspect.getsource(OfflineProvider.complete)
@@ -106,8 +121,9 @@ def _scrub_reads_the_system_message() -> bool:
 CLAIMS = [
     Claim("Two fields changed, so two lines of the system message changed", lambda: len(_diff_lines("-"))
           == len(_diff_lines("+")) == 2),
-    Claim("sends the top 3 hits in a message of their own, the **live context**, placed after the conversation so far",
-          _live_context_after_the_history),
+    Claim("sends the top 3 hits in a message of their own, the **live context**", _live_context_after_the_history),
+    Claim('A `"replaces"` field, which the note mentions, appears only on a memory that updated an older',
+          _replaces_only_on_an_update),
     Claim("The memories recalled for a message travel in a message of their own (section 4)",
           _live_context_after_the_history),
     Claim("This text is the system message of every request the agent sends (lesson 08), the same bytes every time",
@@ -177,7 +193,6 @@ EXEMPT = {
     "at least two replies each that keep and that break the rule": "a specification, enforced by check_persona_rule",
     "The hits come best first, so the lowest-ranked memories go first": "a specification of the stretch task",
     "The check uses four recalled memories": "describes the stretch check (aria_kit/exercises/lesson07.py _fit_test)",
-    "The same \"Never say\" line repeated three times in the prompt": "a wrong option (a misconception)",
 }
 
 
@@ -201,9 +216,9 @@ def _sections_follow_the_fields() -> bool:
 
 
 def _system_message_with_memories_changes() -> bool:
-    """The teammate's design is persona.system_prompt(hits): it differs whenever the recalled memories do."""
+    """The teammate's design, the memories appended to the system message: it differs whenever they do."""
     hits = lesson07._hits(["Bob likes tea.", "Bob likes chess."])
-    one, two = ARIA.system_prompt(hits[:1]), ARIA.system_prompt(hits[1:])
+    one, two = (ARIA.instructions() + "\n\n" + ARIA.live_context(recalled) for recalled in (hits[:1], hits[1:]))
     assert one != two and one.startswith(ARIA.instructions()) and two.startswith(ARIA.instructions())
     return check_request_model()
 
@@ -233,6 +248,12 @@ EXEMPT.update({
         'a wrong option (a misconception); its explanation says why',
     "a model reads a message's role as well as its words: text in the": 'why a wrong option fails',
     'the words are the same, so the tokens are the same; what changes is': 'why a wrong option fails',
+})
+EXEMPT.update({
+    "It checks that your detector tells your own good replies from your bad ones, and then runs it":
+        "describes check_persona_rule (tests/test_exercises_07.py tries each part on a wrong detector)",
+    "Aria's persona forbids \"DDR5\" (a Never say line, as in section 5)": "the question's premise; its key is computed",
+    "A real model replies \"Order 4821 is 32 GB of DDR-5 RAM.\"": "the question's case; its key is computed",
 })
 EXEMPT.update({
     "**Predict, then run.** Before you look at the table: how many messages will request 2 hold":

@@ -118,10 +118,12 @@ def budget_shifts_the_history() -> bool:
     return True
 
 
-def system_prompt_is_the_two_messages() -> bool:
+def memories_inside_the_system_message_change_it() -> bool:
+    """The design the lesson rejects: the recalled memories appended to the system message."""
     hits = [Hit("mem_0001", "Alice likes Rust.", {"category": "user_pref"}, 1.0, 0.5, 1.0)]
-    assert ARIA.system_prompt(hits) == ARIA.instructions() + "\n\n" + ARIA.live_context(hits)
-    assert ARIA.system_prompt(hits) != ARIA.system_prompt([]), "with memories inside, the system message changes"
+    def with_memories(recalled):
+        return ARIA.instructions() + "\n\n" + ARIA.live_context(recalled)
+    assert with_memories(hits) != with_memories([]), "with memories inside, the system message changes"
     return True
 
 
@@ -292,7 +294,7 @@ CLAIMS = [
     Claim("until the history budget drops old exchanges", budget_shifts_the_history),
     Claim("each row is one request, and the fingerprint", fingerprints_same_recalled_differ),
     Claim("the very first message would differ each time, and a cache would match nothing after it",
-          system_prompt_is_the_two_messages),
+          memories_inside_the_system_message_change_it),
     Claim("The system message holds only Aria's persona and rules, byte for byte the same", check_request_model),
     Claim("travel in a message of their own just before the user's",
           lambda: two_texts_two_messages() and fingerprints_same_recalled_differ()),
