@@ -15,8 +15,4 @@ PENDING: dict[str, dict[str, str]] = {
     "05_measuring_memory": {
         "The numbers behind the chart:": REWRITE,
     },
-    "11_chat": {
-        "opens to show the memories recalled into the prompt and every tool call": REWRITE + " (and it says the "
-        "memories go into the prompt: they are a message of their own, lesson 08)",
-    },
 }

@@ -21,6 +21,7 @@ def _tools() -> list[str]:
 
 
 CLAIMS = [
+    Claim("opens to show the memories recalled for that\nmessage", lambda: _tools_line_names_the_recalled()),
     Claim("its five tools and the offline stand-in", lambda: _is(len(_tools()), 5, "make_agent's tools")),
     Claim("Then we seed the seven demo facts", lambda: _is(
         LESSON.output("seeded = seed_memory").split(" (")[0], "Seeded 7 memories", "the seeding cell")),
@@ -46,6 +47,21 @@ CLAIMS = [
     Claim("would have refused, since zsh would become current again", lambda: _delete_refuses()),
     Claim("run twice, it finds nothing left to forget", lambda: _second_forget_finds_nothing()),
 ]
+
+
+def _tools_line_names_the_recalled() -> bool:
+    """The ▸ Tools line lists the turn's recalled memories; the request sent them as a message of their own."""
+    from aria_kit.chat_widget import _tools_html
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.persona import LIVE_CONTEXT_HEADING
+
+    agent = make_agent(verbose=False)
+    seed_memory(agent.memory)
+    agent.chat("What is Alice working on?")
+    recalled = [hit.id for hit in agent.last_turn.steps[0].detail["hits"]]
+    system = agent.persona.instructions()
+    shown = f"Recalled for this message: {', '.join(recalled)}" in _tools_html(agent.last_turn)
+    return bool(recalled) and shown and LIVE_CONTEXT_HEADING not in system
 
 
 def _shell_chat():
