@@ -7,15 +7,16 @@ import pytest
 from aria_kit.demo import make_agent, seed_memory
 from aria_kit.exercises import lesson09
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.solutions.lesson09 import (MemoryForgetTool, glossary_web_search, make_forget_tool, move_memory,
-                                         resume, save_conversation, seed_once)
+from aria_kit.solutions.lesson09 import (ForgetRequestTool, glossary_web_search, make_forget_request,
+                                         make_stateless_forget_request, move_memory, resume, save_conversation,
+                                         seed_once)
 from aria_kit.tools import WebSearchTool
 from exercise_checks import assert_refused, check_tests, unwritten, verdict
 
 CHECKS = [
     (lesson09.check_glossary_web_search, glossary_web_search),
     (lesson09.check_seed_once, seed_once),
-    (lesson09.check_forget_tool, make_forget_tool),
+    (lesson09.check_forget_request, make_forget_request),
     (lesson09.check_move_memory, move_memory),
 ]
 
@@ -95,63 +96,107 @@ def test_resume_check_rejects_a_conversation_or_memory_that_is_not_restored(save
     assert verdict(capsys) == "✗"
 
 
-# ---------------------------------------------------------------- exercise 09.3: a memory_forget tool
+# ---------------------------------------------------------------- exercise 09.3: forgetting with consent
 
 
-
-def test_forget_check_accepts_the_worked_solution(capsys):
-    assert lesson09.check_forget_tool(make_forget_tool) is True
+@pytest.mark.parametrize("design", [make_forget_request, make_stateless_forget_request])
+def test_forget_request_check_accepts_both_shipped_designs(design, capsys):
+    assert lesson09.check_forget_request(design) is True
     assert verdict(capsys) == "✓"
 
 
-def test_forget_check_reports_an_untouched_stub_as_not_done_yet(capsys):
-    class Stub(MemoryForgetTool):
-        def run(self, memory_id: str) -> str:
-            raise NotImplementedError
+def test_forget_request_check_reports_an_untouched_stub_as_not_done_yet(capsys):
+    def stub(memory):
+        raise NotImplementedError
 
-    assert lesson09.check_forget_tool(Stub) is False
+    assert lesson09.check_forget_request(stub) is False
     assert capsys.readouterr().out.startswith("○")
 
 
-class ClaimsSuccessAlways(MemoryForgetTool):
+class ForgetsAtOnce(ForgetRequestTool):
+    """The old design: the model's call itself forgets."""
+
     def run(self, memory_id: str) -> str:
         """memory_id: The id."""
-        self.memory.delete(memory_id)
-        return f"Forgot {memory_id}."
+        reply = ForgetRequestTool.run(self, memory_id)
+        if not reply.startswith("Error"):
+            self.memory.forget(memory_id)
+        return reply
 
 
-class RaisesOnUnknownIds(MemoryForgetTool):
+class ConfirmsWithDelete(ForgetRequestTool):
+    def confirm(self, memory_id: str) -> str:
+        self.memory.delete(memory_id)  # raises WouldRevive on the current version of a fact with history
+        return "Forgot it."
+
+
+class ConfirmsWithQuietDelete(ForgetRequestTool):
+    def confirm(self, memory_id: str) -> str:
+        try:
+            self.memory.delete(memory_id)
+        except ValueError:
+            pass
+        return "Forgot it."
+
+
+class ClaimsItForgot(ForgetRequestTool):
+    def run(self, memory_id: str) -> str:
+        """memory_id: The id."""
+        reply = ForgetRequestTool.run(self, memory_id)
+        return reply if reply.startswith("Error") else f"Forgot {memory_id}."
+
+
+class RaisesOnUnknownIds(ForgetRequestTool):
     def run(self, memory_id: str) -> str:
         """memory_id: The id."""
         if self.memory.get(memory_id) is None:
             raise KeyError(memory_id)
-        self.memory.delete(memory_id)
-        return f"Forgot {memory_id}."
+        return ForgetRequestTool.run(self, memory_id)
 
 
-class ForgetsNothing(MemoryForgetTool):
-    def run(self, memory_id: str) -> str:
-        """memory_id: The id."""
-        return f"Forgot {memory_id}."
-
-
-class UndocumentedId(MemoryForgetTool):
+class UndocumentedId(ForgetRequestTool):
     def run(self, memory_id: str) -> str:
         """Forget."""
-        return MemoryForgetTool.run(self, memory_id)
+        return ForgetRequestTool.run(self, memory_id)
 
 
-class ForgetsByPosition(MemoryForgetTool):
-    def run(self, memory_id: int) -> str:
-        """memory_id: The position of the memory, from 1."""
-        return MemoryForgetTool.run(self, f"mem_{memory_id:04d}")
+def _pair(cls):
+    def make(memory):
+        tool = cls(memory)
+        return tool, tool.confirm
+    return make
 
 
-@pytest.mark.parametrize("wrong", [ClaimsSuccessAlways, RaisesOnUnknownIds, ForgetsNothing, UndocumentedId,
-                                   ForgetsByPosition])
-def test_forget_check_rejects_tools_that_lie_raise_or_misdescribe(wrong, capsys):
-    assert lesson09.check_forget_tool(wrong) is False
-    assert verdict(capsys) == "✗"
+@pytest.mark.parametrize(("wrong", "hint"), [
+    (ForgetsAtOnce, "only asks"),
+    (ConfirmsWithDelete, "memory.forget(id) removes every version"),
+    (ConfirmsWithQuietDelete, "every version"),
+    (ClaimsItForgot, "asked the person to confirm"),
+    (RaisesOnUnknownIds, "never raise"),
+    (UndocumentedId, "docstring"),
+])
+def test_forget_request_check_answers_typical_wrong_designs_with_a_hint(wrong, hint, capsys):
+    assert_refused(lesson09.check_forget_request(_pair(wrong)), capsys, hint)
+
+
+def test_forget_request_check_wants_the_tool_and_the_confirm(capsys):
+    assert_refused(lesson09.check_forget_request(ForgetRequestTool), capsys, "(the tool, the confirm function)")
+
+
+def test_glossary_check_rejects_a_tool_that_changes_an_old_topic(capsys):
+    knowledge = {**glossary_web_search().knowledge, "RAG": "RAG is a rag."}
+    assert_refused(lesson09.check_glossary_web_search(lambda: WebSearchTool(knowledge)), capsys, "'RAG'")
+
+
+def test_glossary_check_rejects_a_tool_that_answers_every_topic(capsys):
+    class KnowsEverything(WebSearchTool):
+        def run(self, query: str) -> str:
+            """query: The topic."""
+            found = super().run(query)
+            return super().run("Raft") if found.startswith("No results") else found
+
+    assert_refused(lesson09.check_glossary_web_search(lambda: KnowsEverything(glossary_web_search().knowledge)),
+                   capsys, "does not know")
 
 
 # ---------------------------------------------------------------- exercise 09.4: move a running agent onto a file

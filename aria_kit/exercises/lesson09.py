@@ -4,9 +4,9 @@
 an offline agent and asks it about Raft. ``check_seed_once(seed_once)`` calls the
 learner's function twice on the same file in a temporary folder (deleted
 afterwards) and checks that the file holds the seven demo facts exactly once,
-as a notebook re-run or a kernel restart would need. ``check_forget_tool`` checks
-a tool the learner designs, ``memory_forget``, on its own and inside a scripted
-turn of a real agent. ``check_move_memory`` moves a running agent onto a memory
+as a notebook re-run or a kernel restart would need. ``check_forget_request`` checks
+a pair the learner designs: a ``memory_forget_request`` tool that only proposes a forget (on its own and
+inside a scripted turn) and the person's confirm, which forgets the fact with every version. ``check_move_memory`` moves a running agent onto a memory
 file in the middle of a scripted conversation and checks that history, memories
 and tools all carry on with the file. ``check_resume`` checks the
 stretch task: a conversation saved to a file and resumed by a new agent, which
@@ -15,6 +15,8 @@ must send the model exactly the history the first agent had.
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +28,7 @@ from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz, only_true
 from aria_kit.hybrid_memory import HybridMemory
-from aria_kit.tools import default_tools
+from aria_kit.tools import WebSearchTool, default_tools
 from aria_kit.interfaces import MemoryBackend, Tool
 from aria_kit.offline import OfflineProvider
 from aria_kit.persona import ARIA
@@ -38,9 +40,10 @@ EXERCISES = [
              "specification", kind="specification", minutes=10, solution=("glossary_web_search",)),
     Exercise("09.2", designs="seeding a memory file so that running the cell again, or in a new process, adds "
              "nothing", kind="specification", minutes=10, solution=("seed_once",)),
-    Exercise("09.3", designs="a memory_forget tool whose every refusal is a message the model can act on",
-             kind="design", minutes=20, solution=("MemoryForgetTool", "make_forget_tool", "SuggestingForgetTool"),
-             check="check_forget_tool"),
+    Exercise("09.3", designs="forgetting with the person's consent: a tool that only proposes, and the person's "
+             "confirm that forgets", kind="design", minutes=20,
+             solution=("ForgetRequestTool", "make_forget_request", "make_stateless_forget_request"),
+             check="check_forget_request"),
     Exercise("09.4", designs="moving a running agent onto a memory file mid-conversation without losing its "
              "history, memories or tools", kind="design", minutes=20,
              solution=("move_memory", "move_memory_by_new_tools"), check="check_move_memory"),
@@ -57,8 +60,16 @@ def _glossary_test(glossary_web_search: Callable[[], Tool]) -> None:
     raft = tool.invoke('{"query": "Raft"}')
     assert not raft.startswith(("No results", "Error")) and "Raft" in raft, (
         f"searching for 'Raft' gave {raft[:120]!r}; add a knowledge entry with the topic 'Raft'")
-    bm25 = tool.invoke('{"query": "BM25"}')
-    assert not bm25.startswith("No results"), "the old topics are gone: extend WebSearchTool.KNOWLEDGE, don't replace it"
+    built_in = WebSearchTool()
+    for topic in WebSearchTool.KNOWLEDGE:
+        ours = tool.invoke(json.dumps({"query": topic}))
+        assert not ours.startswith("No results"), (
+            f"the old topic {topic!r} is gone: extend WebSearchTool.KNOWLEDGE, don't replace it")
+        assert ours == built_in.invoke(json.dumps({"query": topic})), (
+            f"asked about {topic!r}, your tool answers {ours[:80]!r}, not what the built-in tool answers")
+    unknown = tool.invoke('{"query": "quokka husbandry"}')
+    assert unknown.startswith("No results"), (
+        f"asked about a topic it does not know, the tool should say 'No results…', got {unknown[:80]!r}")
 
     agent = make_agent(memory=HybridMemory(), llm=OfflineProvider(), verbose=False)
     agent.register_tool(tool)
@@ -87,45 +98,81 @@ def _seed_once_test(seed_once: Callable[[Path], MemoryBackend]) -> None:
                 "open your memory with path=path so it is saved")
 
 
-def _forget_test(make_forget_tool: Callable[[MemoryBackend], Tool]) -> None:
+def _calls(what: str, function: Callable[..., Any], *arguments: Any) -> Any:
+    """Call the learner's ``function``; an exception becomes a failed check that names the call and the cure."""
+    try:
+        return function(*arguments)
+    except Exception as exc:  # noqa: BLE001 - never raise is the specification
+        cure = (" delete refuses the current version of a fact with history (WouldRevive); memory.forget(id) "
+                "removes every version" if "older versions" in str(exc) or type(exc).__name__ == "WouldRevive" else "")
+        raise AssertionError(f"{what} raised {type(exc).__name__}: {str(exc)[:160]}; never raise: answer with "
+                             f"text{':' + cure if cure else ''}") from None
+
+
+def _forget_request_test(make_forget_request: Callable[[MemoryBackend], Any]) -> None:
     memory = HybridMemory()
     seed_memory(memory)
-    tool = make_forget_tool(memory)
-    assert isinstance(tool, Tool), f"make_forget_tool returned a {type(tool).__name__}; return a Tool"
-    first = tool.invoke('{"memory_id": "mem_0007"}')
-    assert tool.name == "memory_forget", f"the tool is called {tool.name!r}; name it 'memory_forget'"
-    assert tool.description.strip(), "the description is empty: tell the model what the tool does, and that it cannot be undone"
+    newer = memory.supersede("mem_0001", "Alice's favourite programming language is Zig.")  # mem_0008, with history
+    made = make_forget_request(memory)
+    assert isinstance(made, tuple) and len(made) == 2, (
+        f"make_forget_request returned {type(made).__name__}; return two things: (the tool, the confirm function)")
+    tool, confirm = made
+    assert isinstance(tool, Tool), f"the first thing returned is a {type(tool).__name__}; return a Tool"
+    assert tool.name == "memory_forget_request", f"the tool is called {tool.name!r}; name it 'memory_forget_request'"
+    assert tool.description.strip(), "the description is empty: tell the model that it only asks the person"
     parameters = tool.schema()["function"]["parameters"]
     assert list(parameters["properties"]) == ["memory_id"] and parameters["required"] == ["memory_id"], (
         f"run should take exactly one required parameter, memory_id; the schema says {parameters}")
     assert parameters["properties"]["memory_id"].get("type") == "string", "annotate it `memory_id: str`"
     assert parameters["properties"]["memory_id"].get("description"), "describe memory_id in run's docstring"
-    assert not first.startswith("Error") and "mem_0007" in first, (
-        f"forgetting mem_0007 should succeed and name it, got {first!r}")
-    assert memory.get("mem_0007") is None and len(memory) == len(DEMO_FACTS) - 1, (
-        "mem_0007 is still in the memory: call memory.delete(memory_id)")
-    for raw, what in (('{"memory_id": "mem_0007"}', "a memory that is already gone"),
-                      ('{"memory_id": "mem_0999"}', "an id that was never stored"),
-                      ('{"memory_id": "order 4821"}', "text that is not an id")):
-        reply = tool.invoke(raw)
-        assert isinstance(reply, str) and reply.startswith("Error"), (
-            f"forgetting {what} ({raw}) should answer with text starting 'Error', got {reply!r}")
-        assert "mem_" in reply or "order 4821" in reply, f"say which id was not found: {reply!r}"
-    assert len(memory) == len(DEMO_FACTS) - 1, "a failed forget must not delete anything"
 
-    llm = ScriptedProvider([call_tool("memory_forget", {"memory_id": "mem_0001"}), say("Forgotten [mem_0001].")])
+    before = [(r.id, r.text) for r in memory.list_all()]
+    for memory_id in ("mem_0007", newer):
+        reply = _calls(f"the tool, asked to forget {memory_id},", tool.invoke, json.dumps({"memory_id": memory_id}))
+        assert isinstance(reply, str) and not reply.startswith("Error") and memory_id in reply, (
+            f"proposing to forget {memory_id} should succeed and name it, got {reply!r}")
+        assert re.search(r"\b(ask|asked|confirm)", reply, re.I), (
+            f"the tool's answer {reply!r} should tell the model that it asked the person to confirm")
+        assert [(r.id, r.text) for r in memory.list_all()] == before, (
+            f"proposing to forget {memory_id} changed the memory: the tool only asks; the person's confirm forgets")
+    for raw, what in (('{"memory_id": "mem_0999"}', "an id that was never stored"),
+                      ('{"memory_id": "order 4821"}', "text that is not an id")):
+        reply = _calls(f"the tool, given {what},", tool.invoke, raw)
+        assert isinstance(reply, str) and reply.startswith("Error"), (
+            f"proposing {what} ({raw}) should answer with text starting 'Error', got {reply!r}")
+        assert "mem_0999" in reply or "order 4821" in reply, f"say which id was not found: {reply!r}"
+
+    answer = _calls(f"confirm({newer!r})", confirm, newer)
+    assert isinstance(answer, str), f"confirm should answer the person with a sentence, got {answer!r}"
+    left = {r.id for r in memory.list_all()}
+    assert newer not in left and "mem_0001" not in left, (
+        f"after the person confirmed, {sorted({newer, 'mem_0001'} & left)} is still stored: forget the fact with "
+        "every version (memory.forget), or an older version becomes current again")
+    assert len(left) == len(before) - 2, "confirm removed more than the fact the person confirmed"
+    _calls(f"confirm({newer!r}) a second time", confirm, newer)
+    _calls("confirm('order 4821')", confirm, "order 4821")
+    assert len(memory) == len(before) - 2, "a confirm of an id that is gone, or of no id, must remove nothing"
+    reply = _calls("the tool, asked for a forgotten id,", tool.invoke, json.dumps({"memory_id": newer}))
+    assert reply.startswith("Error"), f"proposing {newer}, already forgotten, should answer 'Error…', got {reply!r}"
+
+    llm = ScriptedProvider([call_tool("memory_forget_request", {"memory_id": "mem_0007"}),
+                            say("I asked you to confirm.")])
     agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory))
-    agent.register_tool(make_forget_tool(memory))
-    agent.chat("Forget that Alice likes Rust.")
+    tool, confirm = make_forget_request(memory)
+    agent.register_tool(tool)
+    agent.chat("Forget my order 4821.")
     llm.assert_all_used()
     result = next(s.detail["result"] for s in agent.last_turn.steps if s.kind == "tool")
-    assert not result.startswith("Error") and memory.get("mem_0001") is None, (
-        f"inside a turn, memory_forget should have deleted mem_0001; the tool answered {result!r}")
+    assert not result.startswith("Error") and memory.get("mem_0007") is not None, (
+        f"inside a turn, the model's request must change nothing; the tool answered {result!r}")
+    _calls("confirm('mem_0007') after the turn", confirm, "mem_0007")
+    assert memory.get("mem_0007") is None, "the person confirmed mem_0007 after the turn, but it is still stored"
 
 
-def check_forget_tool(make_forget_tool: Callable[[MemoryBackend], Tool]) -> bool:
-    """Check exercise 09.3: a ``memory_forget`` tool that deletes one memory by id and reports what it did."""
-    return check("Exercise 09.3 (a memory_forget tool)", lambda: _forget_test(make_forget_tool), SOLUTION)
+def check_forget_request(make_forget_request: Callable[[MemoryBackend], Any]) -> bool:
+    """Check exercise 09.3: a tool that only proposes a forget, and the person's confirm that forgets."""
+    return check("Exercise 09.3 (forget, with the person's consent)",
+                 lambda: _forget_request_test(make_forget_request), SOLUTION)
 
 
 def check_glossary_web_search(glossary_web_search: Callable[[], Tool]) -> bool:

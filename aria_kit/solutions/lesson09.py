@@ -5,9 +5,10 @@ name ``web_search``, so ``agent.register_tool`` replaces the old one; its
 knowledge extends the built-in one rather than replacing it. ``seed_once``
 checks before it stores, because a memory file outlives the notebook run that
 filled it: run the cell again and an unconditional seed would store every fact twice.
-``MemoryForgetTool`` (09.3) deletes one memory by id and answers every refusal with text, never
-an exception; ``SuggestingForgetTool``, a second design, tells text that is no id from an id not stored, and
-answers the first with the ids of the closest memories, so the model can retry without a search (``SOLUTIONS["09.3"]`` lists both). ``move_memory`` (09.4) keeps the agent and repoints its memory and every tool bound to
+In 09.3 the model gets no forgetting tool: ``ForgetRequestTool`` only records a proposal and
+says it asked the person, and its ``confirm`` (the person's yes) calls ``memory.forget``, which removes every
+version (``delete`` refuses a current version with history); ``make_stateless_forget_request``, a second design,
+keeps no proposals and lets the person confirm any id (``SOLUTIONS["09.3"]`` lists both). ``move_memory`` (09.4) keeps the agent and repoints its memory and every tool bound to
 it; ``move_memory_by_new_tools`` is a second design, which copies in one batch and replaces each
 memory tool with a new one built on the file (``SOLUTIONS["09.4"]`` lists both). The stretch saves the conversation next to the memory file, so a new agent resumes both.
 """
@@ -15,7 +16,7 @@ memory tool with a new one built on the file (``SOLUTIONS["09.4"]`` lists both).
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Callable
 from pathlib import Path
 
 from aria_kit.agent import AutonomousAgent
@@ -51,44 +52,66 @@ def resume(memory_path: Path, history_path: Path, llm: LLMProvider) -> Autonomou
     return agent
 
 
-class MemoryForgetTool(Tool):
-    name = "memory_forget"
-    description = ("Delete one memory from long-term memory by its id, e.g. mem_0003. This cannot be undone: "
-                   "search first and forget only what the user asked you to forget.")
+class ForgetRequestTool(Tool):
+    name = "memory_forget_request"
+    description = ("Ask the person to confirm forgetting one memory, by its id (e.g. mem_0003), with every older "
+                   "version of it. This forgets nothing itself: only the person's yes does, and it cannot be undone. "
+                   "Use it only when the user asked to forget something; to correct a fact, use memory_update.")
 
     def __init__(self, memory: MemoryBackend) -> None:
         self.memory = memory
+        self.pending: set[str] = set()  # what the model proposed and the person has not answered yet
 
     def run(self, memory_id: str) -> str:
-        """Forget a memory.
+        """Propose to forget a memory.
 
-        memory_id: The id of the memory to delete, as shown by memory_search (e.g. mem_0003).
+        memory_id: The id of the memory to forget, as shown by memory_search (e.g. mem_0003).
         """
-        # delete() answers False for an unknown or malformed id, so every refusal is one branch.
-        if not self.memory.delete(memory_id):
+        record = self.memory.get(memory_id)
+        if record is None:
             return f"Error: there is no memory {memory_id!r}; use memory_search to find the right id."
-        return f"Forgot {memory_id}."
+        self.pending.add(memory_id)
+        return f"Asked the person to confirm forgetting {memory_id} ({record.text!r}). Nothing is forgotten yet."
+
+    def confirm(self, memory_id: str) -> str:
+        """The person's yes: forget ``memory_id`` with every version, if the model proposed it."""
+        if memory_id not in self.pending:
+            return f"Nothing was forgotten: {memory_id!r} was not proposed, or was answered already."
+        self.pending.discard(memory_id)
+        removed = self.memory.forget(memory_id)  # delete would refuse a current version with history
+        return f"Forgot {', '.join(removed)}." if removed else f"{memory_id} was already gone."
 
 
-def make_forget_tool(memory: MemoryBackend) -> MemoryForgetTool:
-    return MemoryForgetTool(memory)
+def make_forget_request(memory: MemoryBackend) -> tuple[ForgetRequestTool, Callable[[str], str]]:
+    tool = ForgetRequestTool(memory)
+    return tool, tool.confirm
 
 
-class SuggestingForgetTool(MemoryForgetTool):
-    # A second design for 09.3: say why a forget failed. Text that is no id (the model passed a description)
-    # gets the ids of the memories nearest that text to retry with; a well-formed id that is not stored, a plain no.
-    def run(self, memory_id: str) -> str:
-        """Forget a memory.
+def make_stateless_forget_request(memory: MemoryBackend) -> tuple[Tool, Callable[[str], str]]:
+    # A second design for 09.3: no list of pending proposals. The tool only describes what a yes would remove
+    # (the fact and how many versions), and the person's confirm forgets any id they name: the person may always
+    # forget directly, and it is the person, never the model, who calls it.
+    class Proposal(Tool):
+        name = "memory_forget_request"
+        description = ("Ask the person to confirm forgetting a memory and its older versions. This changes nothing "
+                       "by itself; only the person's yes forgets, for good.")
+        parameters = {"type": "object", "required": ["memory_id"], "additionalProperties": False,
+                      "properties": {"memory_id": {"type": "string",
+                                                   "description": "The memory's id from memory_search, e.g. mem_0003"}}}
 
-        memory_id: The id of the memory to delete, as shown by memory_search (e.g. mem_0003).
-        """
-        if self.memory.delete(memory_id):
-            return f"Forgot {memory_id}."
-        if not re.fullmatch(r"mem_\d{4,}", memory_id.strip()):
-            near = ", ".join(hit.id for hit in self.memory.search(memory_id, top_k=3)) if len(self.memory) else ""
-            return (f"Error: {memory_id!r} is not a memory id (ids look like mem_0003)."
-                    + (f" The memories closest to it are {near}: forget one of those ids." if near else ""))
-        return f"Error: there is no memory {memory_id}: it was never stored or is already forgotten. Nothing was deleted."
+        def run(self, memory_id: str) -> str:
+            versions = memory.history(memory_id)
+            if not versions:
+                return f"Error: no memory is stored as {memory_id!r}; ids look like mem_0003 (see memory_search)."
+            older = f" and {len(versions) - 1} older version(s)" if len(versions) > 1 else ""
+            return f"Asked the person: forget {memory_id}{older}? Only their yes forgets it."
+
+    def confirm(memory_id: str) -> str:
+        removed = memory.forget(memory_id) if memory.get(memory_id) is not None else []
+        return f"Forgot {', '.join(removed)}." if removed else f"No memory {memory_id!r}: nothing was forgotten."
+
+    tool = Proposal()
+    return tool, confirm
 
 
 def move_memory(agent: AutonomousAgent, path: Path) -> HybridMemory:
@@ -120,5 +143,5 @@ def move_memory_by_new_tools(agent: AutonomousAgent, path: Path) -> HybridMemory
 
 
 # Each design is the argument of one call of its exercise's check (tests/test_exercise_kinds.py runs them all).
-SOLUTIONS = {"09.3": [(MemoryForgetTool,), (SuggestingForgetTool,)],  # a class is a make_forget_tool too
+SOLUTIONS = {"09.3": [(make_forget_request,), (make_stateless_forget_request,)],
              "09.4": [(move_memory,), (move_memory_by_new_tools,)]}

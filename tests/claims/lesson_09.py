@@ -93,6 +93,9 @@ def project_is_fourth() -> bool:
     seed_memory(memory)
     ids = [hit.id for hit in memory.search("What is Alice's project", top_k=5)]
     assert ids[0] == "mem_0005" and ids.index("mem_0002") == 3, ids
+    shown = out('title=header.split(",")[0]').splitlines()
+    assert shown[0] == 'Found 5 memories for "What is Alice\'s project"' and len(shown) == 3 + 5, shown
+    assert [line.split()[1] for line in shown[3:]] == ids, shown  # the lesson's table is that search's five hits
     return True
 
 
@@ -223,6 +226,11 @@ CLAIMS = [
     Claim("calls the calculator with `22 * 6.5` and gets 143", lambda: turn(3, '→ 143', "143 hours")),
     Claim("pulls the two numbers out of", lambda: turn(3, 'calculator({"expression": "22 * 6.5"})')),
     Claim("asks the agent to remember a change", lambda: turn(4, "Stored as mem_0008 (category: decision)")),
+    Claim("The search always returns its five best hits, but none is a fact this change would replace",
+          lambda: turn(4, 'memory_search({"query": "LSM-tree", "top_k": 5})', 'Found 5 memories for "LSM-tree"',
+                       "No current memory matched 'LSM-tree', so nothing was superseded.")),
+    Claim("Will the reopened memory give the same three hits",
+          lambda: len(out("before = [(hit.id, hit.score, hit.cosine, hit.bm25)").splitlines()) == 3 + 3),
     Claim("(0.445 against 0.444 for the runner-up, section 7)", storage_engine_ranks),
     Claim("asks about that decision without using its words", lambda: turn(5, "[mem_0008]") and not
           {"switched", "LSM-tree"} & set(CONVERSATION[4].replace("?", "").split())),
@@ -247,14 +255,14 @@ EXEMPT = {
     "lessons 04 (hybrid memory), 06 (tools)": "references to lessons",
     "The stand-in splits the message at each question word": "covered with the next sentence's claim (turn_one)",
     "so let's start one and ask it": "'one' is a pronoun here",
-    "Then compare turn 1 and the hot-swap answer": "what to look for with a real model, which the offline lesson "
+    "Compare turn 1 and the hot-swap answer": "what to look for with a real model, which the offline lesson "
                                                    "cannot run",
     "asked about OpenAI, RAG or BM25": "the exercise's specification; check_glossary_web_search tests it",
     "The check calls it twice on one file": "describes the check; tests/test_exercises_09.py runs it",
-    "one parameter, `memory_id`": "the exercise's specification; check_forget_tool tests it",
-    "and says which one it forgot": "the exercise's specification; check_forget_tool tests it",
-    "an id that is already gone, one that never existed": "the exercise's specification; check_forget_tool tests it",
-    "Section 7 gave a new agent a memory file": "a reference to a section",
+    "Design the two halves of a forget that needs the person's yes": "the exercise's specification; "
+                                                                      "check_forget_request tests it",
+    "takes one parameter, `memory_id`, typed and described": "the exercise's specification; check_forget_request "
+                                                             "tests it",
     "calls your function between two turns": "describes the check; tests/test_exercises_09.py runs it",
     "contracts: embedder, memory, model, tool": "a map from module to lesson",
     "embeddings and vector search": "a map from module to lesson",
