@@ -234,23 +234,23 @@ def _key_append_only_team() -> str:
                       "d": "conflict" in answer.lower()})
 
 
-def _key_delete_the_current_version() -> str:
-    """10: delete the current version of a fact that has an older version."""
+def _key_delete_an_old_version() -> str:
+    """10: delete the oldest of three versions of a fact."""
     from aria_kit.hybrid_memory import HybridMemory
     from aria_kit.persistence import WouldRevive
 
     memory = HybridMemory()
-    lyon = memory.store("Carol lives in Lyon.")
-    nantes = memory.supersede(lyon, "Carol lives in Nantes.")
+    acme = memory.store("Tom works at Acme.")
+    globex = memory.supersede(acme, "Tom works at Globex.")
+    initech = memory.supersede(globex, "Tom works at Initech.")
     try:
-        memory.delete(nantes)
+        memory.delete(acme)
     except WouldRevive:
-        refused = True
-    else:
-        refused = False
-    ids = [hit.id for hit in memory.search("Where does Carol live?")]
-    return only_true({"a": not refused and ids == [lyon], "b": refused and ids == [nantes] and len(memory) == 2,
-                      "c": not refused and len(memory) == 0, "d": not refused and not ids and len(memory) == 1})
+        return only_true({"a": True, "b": False, "c": False, "d": False})
+    left = {record.id: record for record in memory.list_all()}
+    return only_true({"a": False, "b": set(left) == {globex, initech} and left[initech].is_current
+                      and not left[globex].is_current, "c": not left,
+                      "d": globex in left and left[globex].is_current})
 
 
 def _key_erin_moves() -> str:
@@ -286,20 +286,20 @@ QUIZ = Quiz("Lesson 10", [
         kind="predict", case=("Bob has moved to the Search team.", "Which team is Bob on?"),
         compute=_key_append_only_team),
     Question(
-        "Predict: \"Carol lives in Lyon.\" (mem_0001) was superseded by \"Carol lives in Nantes.\" (mem_0002). "
-        "You call memory.delete(\"mem_0002\"). What happens?",
-        {"a": "mem_0002 is deleted and mem_0001 is current again: Lyon is back as Carol's city",
-         "b": "Nothing is deleted: WouldRevive says Lyon would become current again, and names forget and supersede",
-         "c": "Both versions are deleted: deleting a fact deletes its history with it",
-         "d": "mem_0002 is deleted and mem_0001 stays history, so a search finds nothing about Carol"},
-        "b", "deleting the current version alone would silently make its predecessor current; the kit refuses, "
-             "with nothing changed. forget removes the fact with every version; supersede corrects it.",
-        {"a": "that revival is exactly what the refusal prevents: a fact the user corrected would come back as if "
-              "it were true today.",
-         "c": "that is forget, a different call; delete removes one memory and refuses when that would revive another.",
-         "d": "a chain whose current version is gone would leave a fact with no current version; the kit refuses "
-              "rather than leave the memory in that state."},
-        kind="predict", case=("Carol lives in Nantes.",), compute=_key_delete_the_current_version),
+        "Predict: \"Tom works at Acme.\" (mem_0001) was superseded by \"Tom works at Globex.\" (mem_0002), and that "
+        "by \"Tom works at Initech.\" (mem_0003). You call memory.delete(\"mem_0001\"), the oldest version. What "
+        "happens?",
+        {"a": "Nothing is deleted: WouldRevive refuses any delete in a fact that has history",
+         "b": "mem_0001 is gone; mem_0002 stays history and mem_0003 stays current",
+         "c": "All three versions are gone: deleting one version deletes the fact",
+         "d": "mem_0001 is gone and the versions shift: mem_0002 is current again"},
+        "b", "delete refuses only when the memory removed is the current version of a fact with history, because "
+             "its predecessor would come back; an older version is cut out of its chain, and the current one stays.",
+        {"a": "the refusal protects against a revival; deleting the oldest version revives nothing, so it goes ahead.",
+         "c": "that is forget, a different call; delete removes one memory.",
+         "d": "which version is current is recorded on each memory (superseded_by); removing an old one changes "
+              "nothing about the newest."},
+        kind="predict", case=("Tom works at Acme.", "Tom works at Initech."), compute=_key_delete_an_old_version),
     Question(
         "Predict: memory holds \"Erin lives in Porto.\" (mem_0001). The agent stores \"Erin lives in Braga.\". "
         "What does memory_store answer?",
@@ -317,27 +317,32 @@ QUIZ = Quiz("Lesson 10", [
               "because the rule can be wrong."},
         kind="predict", case=("Erin lives in Braga.",), compute=_key_erin_moves),
     Question(
-        "A new fact may replace a stored one. Design A stores it and tells the model; design B (this kit) holds it "
-        "back and names the exact memory_update call. The model ignores the note. What is left?",
-        {"a": "A: the old and new versions, both current; B: the old version only, and the model was told it was not stored",
-         "b": "A and B both leave exactly one current version", "c": "B loses the old fact",
-         "d": "B loses the new fact for good: nothing can bring it back"},
+        "A new fact may replace a stored one. Design A stores it at once and tells the model; design B (this kit) "
+        "holds it back and names the exact memory_update call. The model ignores the note. What is in memory?",
+        {"a": "A: both versions, both current, nothing linking them; B: the old version only, the new one unsaved",
+         "b": "A: the new version current and the old one history; B: the same, once the note is read",
+         "c": "A: both versions current; B: both versions current too, since keep_both is the default",
+         "d": "A: the new version only, the old one overwritten; B: the old version only"},
         "a",
-        "Holding the write back keeps memory free of contradictions; the price is a second call when the model agrees.",
-        {"b": "Under A nothing marks the old version: two current versions is the failure this lesson started with.",
-         "c": "B never touches the old fact until memory_update is called; nothing is lost.",
-         "d": "the result names the exact call, ready to be made as written: the model, or the user, can still "
-              "make it."},
+        "A's write needs no decision, so ignoring the note leaves two current versions, the failure this lesson "
+        "began with; B's write waits for one, so ignoring it leaves memory as it was, free of contradictions.",
+        {"b": "only memory_update supersedes; a store, or a note the model ignores, marks nothing as history.",
+         "c": "keep_both is false unless the model sets it: that flag is the model's way to say both facts hold.",
+         "d": "a store never overwrites: it appends, and the check on write only reports what it found."},
         kind="choose"),
     Question(
-        "A model chooses ADD / UPDATE / DELETE for each new fact (as in mem0). What is its typical failure?",
-        {"a": "It cannot store new facts", "b": "It updates or deletes the wrong memory, and the old value is gone",
-         "c": "It is slower than keyword search",
-         "d": "It keeps every version, so memory fills with stale facts"},
+        "A memory built like mem0 holds \"Priya's standup is at 9:00.\" The user says \"Priya's Tuesday standup "
+        "is at 10:00.\" The model chooses UPDATE on the 9:00 memory. On Wednesday you ask when Priya's standup is. "
+        "What does memory hold, and what can bring 9:00 back?",
+        {"a": "Both texts: UPDATE keeps the old value as history, one link away, as supersede does",
+         "b": "Only the 10:00 text; nothing kept the 9:00 one, so only the user saying it again brings it back",
+         "c": "Only the 9:00 text: an UPDATE is refused when the new fact names a narrower case",
+         "d": "The 10:00 text, and the 9:00 one comes back by itself once Tuesday has passed"},
         "b",
-        "A wrong choice overwrites or deletes a fact that was still true; without history you cannot undo it.",
-        {"a": "ADD stores new facts fine; the risk is in UPDATE and DELETE.",
-         "c": "Speed is not the issue; the choice the model makes is.",
-         "d": "UPDATE rewrites in place and DELETE removes: that design keeps no history at all, which is its risk."},
-        case=("mem0",)),
+        "UPDATE rewrites the memory in place: the model judged a narrower fact (Tuesday) a replacement, the fact "
+        "that was still true on other days is gone, and no history holds it.",
+        {"a": "keeping the old version linked is what supersede does in this kit; mem0's UPDATE overwrites.",
+         "c": "nothing checks the model's choice: the operation it picks is the operation that runs.",
+         "d": "a memory holds texts, not schedules; nothing in it knows that Tuesday passes."},
+        kind="explain", case=("Priya's standup is at 9:00.", "Priya's Tuesday standup is at 10:00.")),
 ])
