@@ -4,7 +4,9 @@ Each wrong answer is a mistake a learner could make: following one link instead 
 all of them, returning the record instead of its id, ignoring an unknown id;
 calling every fact about the same subject a replacement, calling every different
 text a replacement, forgetting that a repeat is no change; searching only current
-memories for a past day, or calling two versions (or none) current on a change day.
+memories for a past day, calling two versions (or none) current on a change day,
+comparing superseded_at's hour with a day (so one change day goes one way and the
+next the other), or ranking the past in an order of one's own.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from aria_kit.exercises import lesson10
-from aria_kit.solutions.lesson10 import follow_to_current, replaces, search_as_of
+from aria_kit.solutions.lesson10 import follow_to_current, replaces, search_as_of, search_as_of_by_walking
 from aria_kit.write_conflicts import split_fact, words
 from exercise_checks import assert_refused, check_tests, verdict
 
@@ -100,17 +102,39 @@ def _neither_on_change_day(memory, query, day, top_k=3):  # both ends exclusive:
     return kept[:top_k]
 
 
-@pytest.mark.parametrize("wrong, says", [(_current_only, "before any change"), (_both_on_change_day, "never both"),
-                                         (_neither_on_change_day, "never neither")])
+def _compares_the_hour(memory, query, day, top_k=3):  # superseded_at compared whole: "09:30" sorts after the day
+    kept = []
+    for hit in memory.search(query, top_k=len(memory), include_history=True):
+        before = memory.get(hit.supersedes) if hit.supersedes else None
+        started = before.superseded_at if before is not None else ""
+        ended = memory.get(hit.id).superseded_at
+        if started <= day and (ended is None or day < ended):
+            kept.append(hit)
+    return kept[:top_k]
+
+
+def _own_order(memory, query, day, top_k=3):  # the right memories, newest first instead of best first
+    return sorted(search_as_of(memory, query, day, top_k), key=lambda hit: hit.id, reverse=True)
+
+
+def _writes_while_searching(memory, query, day, top_k=3):
+    memory.store(f"Searched for {query} on {day}.")
+    return search_as_of(memory, query, day, top_k)
+
+
+@pytest.mark.parametrize("wrong, says", [(_current_only, "include_history=True sees only today"), (_both_on_change_day, "never both"),
+                                         (_neither_on_change_day, "never neither"),
+                                         (_compares_the_hour, "pick one rule for a change day"),
+                                         (_own_order, "in the order search"),
+                                         (_writes_while_searching, "a search only reads")])
 def test_search_as_of_answers_each_wrong_answer_with_the_day_it_fails(wrong, says, capsys):
     assert_refused(lesson10.check_search_as_of(wrong), capsys, says)
 
 
-def test_search_as_of_accepts_either_choice_for_the_change_day(capsys):
-    from aria_kit.solutions.lesson10 import search_as_of_old_on_change_day
-
-    assert lesson10.check_search_as_of(search_as_of_old_on_change_day) is True
-    assert verdict(capsys) == "✓"
+@pytest.mark.parametrize("design, rule", [(search_as_of, "new"), (search_as_of_by_walking, "old")])
+def test_search_as_of_accepts_either_design_and_says_which_rule_it_chose(design, rule, capsys):
+    assert lesson10.check_search_as_of(design) is True
+    assert f"a change day belongs to the {rule} version" in capsys.readouterr().out
 
 
 def test_the_quiz_key_scores_full_marks_and_most_questions_ask_for_understanding():

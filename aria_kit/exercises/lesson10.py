@@ -7,13 +7,16 @@ rule for "does this new fact replace that one?" over cases of each kind a
 memory meets (a new value, a repeat, a compatible fact, another subject or
 attribute) and answers a wrong verdict with the case and the idea behind it.
 ``check_replaces`` is a specification: its eleven verdicts are fixed, and any
-code that returns them passes. ``check_search_as_of`` (the stretch) asks for the
-best memories on three days of a fact's history; on the change day it accepts
-the old version or the new one (the learner's choice), never both.
+code that returns them passes. ``check_search_as_of`` grades the design
+exercise 10.3 by properties, on memories whose facts change on random days:
+one version of a fact per day, the right one on a day without a change, one
+rule for every change day (old or new: the learner's), and the ranking the
+memory's own. It prints which rule the design chose.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from aria_kit.demo_data import seed_memory
@@ -29,8 +32,11 @@ EXERCISES = [
              kind="specification", minutes=10, solution=("follow_to_current",)),
     Exercise("10.2", designs="the rule that decides whether a new fact replaces a stored one",
              kind="specification", minutes=25, solution=("replaces",)),
-    Exercise("Stretch 10", designs="search as of a past day, with a choice of which version a change day belongs to",
-             kind="stretch", minutes=30, solution=("search_as_of",)),
+    Exercise("10.3", designs="search as of a past day: which memories count then, and which version a change day "
+             "belongs to", kind="design", minutes=25, solution=("search_as_of", "search_as_of_by_walking"),
+             check="check_search_as_of"),
+    Exercise("Stretch 10", designs="an open task with no answer key: a rule for changes said with a pronoun, and its "
+             "cost in wrong picks", kind="stretch", minutes=15),
 ]
 
 # ---------------------------------------------------------------- 10.1
@@ -110,35 +116,96 @@ def check_replaces(replaces: Callable[[str, str], bool]) -> bool:
     return check("Exercise 10.2 (does the new fact replace the old one?)", lambda: _replaces_test(replaces), SOLUTION)
 
 
-# ---------------------------------------------------------------- stretch 10
+# ---------------------------------------------------------------- 10.3 (design)
 
 LANGUAGE = "Alice favourite programming language"
+DEADLINE = "VelocityDB v1.0 project deadline"
 
 
-def _as_of_test(search_as_of: Callable[..., list]) -> None:
+def _dated_chains(rng: random.Random) -> tuple[HybridMemory, dict[str, list[tuple[str, str, str]]]]:
+    """The demo facts with two of them changed on random days; per query, its versions as (id, start, end) days."""
     memory = HybridMemory()
     seed_memory(memory)
-    go = memory.supersede("mem_0001", "Alice's favourite programming language is Go.", at="2026-03-02")
-    zig = memory.supersede(go, "Alice's favourite programming language is Zig.", at="2026-06-15")
-    # (day, the versions either of which may be the one current that day, the idea a wrong answer misses)
-    for day, allowed, note in (
-            ("2026-02-01", ("mem_0001",), "before any change the first version counts as current"),
-            ("2026-03-02", ("mem_0001", go), "on the day of a change exactly one version is current, the old one "
-                                             "or the new one as you decide, never both and never neither"),
-            ("2026-07-01", (zig,), "after the last change only the newest version is current")):
-        hits = search_as_of(memory, LANGUAGE, day, top_k=3)
-        ids = [h.id for h in hits]
-        versions = [i for i in ids if i in ("mem_0001", go, zig)]
-        expected = " or ".join(f"[{i!r}]" for i in allowed)
-        assert len(versions) == 1 and versions[0] in allowed, (
-            f"search_as_of(memory, {LANGUAGE!r}, {day!r}) returned the versions {versions}; expected {expected}: "
-            f"{note}")
-        assert len(ids) == 3, f"on {day} you returned {len(ids)} memories; top_k=3 asks for the best 3 current then"
+    day = [f"2026-{1 + d // 28:02d}-{1 + d % 28:02d}" for d in sorted(rng.sample(range(20, 300), 3))]
+    go = memory.supersede("mem_0001", "Alice's favourite programming language is Go.", at=day[0])
+    hour = f"T{rng.randint(0, 23):02d}:30:00+00:00"  # a change at an hour of the day, as supersede records by default
+    zig = memory.supersede(go, "Alice's favourite programming language is Zig.", at=day[2] + hour)
+    april = memory.supersede("mem_0005", "The project deadline for VelocityDB v1.0 is April 15.", at=day[1])
+    return memory, {LANGUAGE: [("mem_0001", "", day[0]), (go, day[0], day[2]), (zig, day[2], "9999")],
+                    DEADLINE: [("mem_0005", "", day[1]), (april, day[1], "9999")]}
+
+
+def _shift(day: str, by: int) -> str:
+    from datetime import date, timedelta
+
+    return (date.fromisoformat(day) + timedelta(days=by)).isoformat()
+
+
+def _reference(memory: MemoryBackend, query: str, day: str, change_day_is_new: bool, top_k: int = 3) -> list[str]:
+    """The ids the check expects, once a design's choice for a change day is known."""
+    kept = []
+    for hit in memory.search(query, top_k=len(memory), include_history=True):
+        before = memory.get(hit.supersedes) if hit.supersedes else None
+        start = before.superseded_at[:10] if before is not None else ""
+        end = (memory.get(hit.id).superseded_at or "9999")[:10]
+        if (start <= day < end) if change_day_is_new else (start < day <= end):
+            kept.append(hit.id)
+    return kept[:top_k]
+
+
+def _as_of_test(search_as_of: Callable[..., list], report: list[str]) -> None:
+    choices: dict[str, str] = {}  # change day → "old" or "new" version, over every memory the check builds
+    for seed in (1, 2, 3):
+        memory, chains = _dated_chains(random.Random(seed))
+        before, asked = memory.list_all(), []
+        for query, chain in chains.items():
+            changes = [start for _, start, _ in chain if start]
+            history = " → ".join(f"{v} (from {s or 'the start'})" for v, s, _ in chain)
+            for day in sorted({_shift(changes[0], -30), _shift(changes[-1], 30)}
+                              | {_shift(c, by) for c in changes for by in (-1, 0, 1)}):
+                ids = [getattr(hit, "id", hit) for hit in search_as_of(memory, query, day, top_k=3)]
+                asked.append((query, day, ids))
+                versions = [i for i in ids if i in {v for v, _, _ in chain}]
+                told = f"search_as_of(memory, {query!r}, {day!r}) returned {ids}"
+                assert len(versions) <= 1, (f"{told}: {versions} are versions of one fact ({history}), but on any "
+                                            "day exactly one version is current, never both")
+                assert versions, (f"{told}, no version of the fact ({history}), but one was current that day, never "
+                                  "neither. Hint: the first version counts as current from the start; search "
+                                  "without include_history=True sees only today's versions")
+                start = next(s for v, s, _ in chain if v == versions[0])
+                if day in changes:
+                    choices.setdefault(day, "new" if start == day else "old")
+                    continue
+                right = next(v for v, s, e in chain if s < day < e)
+                assert versions[0] == right, (
+                    f"{told}: on {day} ({history}) the current version was {right}, not {versions[0]}. Hint: "
+                    + ("search without include_history=True sees only today's versions" if versions[0] == chain[-1][0]
+                       else "compare days, the first 10 characters of superseded_at (a change at 09:30 happened on "
+                            "its day)"))
+        if len(set(choices.values())) > 1:
+            by = {c: sorted(d for d, x in choices.items() if x == c) for c in ("old", "new")}
+            raise AssertionError(
+                f"on the change days {by['new']} you counted the new version, on {by['old']} the old one: pick one "
+                "rule for a change day and keep it. Hint: superseded_at may carry an hour "
+                "('2026-06-15T09:30:00+00:00'); compare its first 10 characters with the day")
+        assert memory.list_all() == before, "search_as_of changed the memory: a search only reads"
+        new = "new" in choices.values()
+        for query, day, ids in asked:
+            expected = _reference(memory, query, day, new)
+            assert ids == expected, (
+                f"search_as_of(memory, {query!r}, {day!r}) returned {ids}; the best 3 memories current that day, in "
+                f"the order search(..., include_history=True) ranks them, are {expected}")
+    report.append(f"  Your rule: a change day belongs to the {'new' if new else 'old'} version "
+                  f"(asked on {len(choices)} change days, some of them changes made at an hour of the day).")
 
 
 def check_search_as_of(search_as_of: Callable[..., list]) -> bool:
-    """Check stretch 10: the best memories among those current on a given day."""
-    return check("Stretch 10 (search as of a day)", lambda: _as_of_test(search_as_of), SOLUTION)
+    """Check exercise 10.3 (design): the best memories among those current on a day, a change day your choice."""
+    report: list[str] = []
+    passed = check("Exercise 10.3 (search as of a day)", lambda: _as_of_test(search_as_of, report), SOLUTION)
+    if passed:  # the grey case: what this design decided
+        print("\n".join(report))
+    return passed
 
 
 # The keys of the predict questions below, computed: each runs the kit on its question's case and returns
@@ -167,23 +234,23 @@ def _key_append_only_team() -> str:
                       "d": "conflict" in answer.lower()})
 
 
-def _key_delete_the_current_version() -> str:
-    """10: delete the current version of a fact that has an older version."""
+def _key_delete_an_old_version() -> str:
+    """10: delete the oldest of three versions of a fact."""
     from aria_kit.hybrid_memory import HybridMemory
     from aria_kit.persistence import WouldRevive
 
     memory = HybridMemory()
-    lyon = memory.store("Carol lives in Lyon.")
-    nantes = memory.supersede(lyon, "Carol lives in Nantes.")
+    acme = memory.store("Tom works at Acme.")
+    globex = memory.supersede(acme, "Tom works at Globex.")
+    initech = memory.supersede(globex, "Tom works at Initech.")
     try:
-        memory.delete(nantes)
+        memory.delete(acme)
     except WouldRevive:
-        refused = True
-    else:
-        refused = False
-    ids = [hit.id for hit in memory.search("Where does Carol live?")]
-    return only_true({"a": not refused and ids == [lyon], "b": refused and ids == [nantes] and len(memory) == 2,
-                      "c": not refused and len(memory) == 0, "d": not refused and not ids and len(memory) == 1})
+        return only_true({"a": True, "b": False, "c": False, "d": False})
+    left = {record.id: record for record in memory.list_all()}
+    return only_true({"a": False, "b": set(left) == {globex, initech} and left[initech].is_current
+                      and not left[globex].is_current, "c": not left,
+                      "d": globex in left and left[globex].is_current})
 
 
 def _key_erin_moves() -> str:
@@ -219,20 +286,20 @@ QUIZ = Quiz("Lesson 10", [
         kind="predict", case=("Bob has moved to the Search team.", "Which team is Bob on?"),
         compute=_key_append_only_team),
     Question(
-        "Predict: \"Carol lives in Lyon.\" (mem_0001) was superseded by \"Carol lives in Nantes.\" (mem_0002). "
-        "You call memory.delete(\"mem_0002\"). What happens?",
-        {"a": "mem_0002 is deleted and mem_0001 is current again: Lyon is back as Carol's city",
-         "b": "Nothing is deleted: WouldRevive says Lyon would become current again, and names forget and supersede",
-         "c": "Both versions are deleted: deleting a fact deletes its history with it",
-         "d": "mem_0002 is deleted and mem_0001 stays history, so a search finds nothing about Carol"},
-        "b", "deleting the current version alone would silently make its predecessor current; the kit refuses, "
-             "with nothing changed. forget removes the fact with every version; supersede corrects it.",
-        {"a": "that revival is exactly what the refusal prevents: a fact the user corrected would come back as if "
-              "it were true today.",
-         "c": "that is forget, a different call; delete removes one memory and refuses when that would revive another.",
-         "d": "a chain whose current version is gone would leave a fact with no current version; the kit refuses "
-              "rather than leave the memory in that state."},
-        kind="predict", case=("Carol lives in Nantes.",), compute=_key_delete_the_current_version),
+        "Predict: \"Tom works at Acme.\" (mem_0001) was superseded by \"Tom works at Globex.\" (mem_0002), and that "
+        "by \"Tom works at Initech.\" (mem_0003). You call memory.delete(\"mem_0001\"), the oldest version. What "
+        "happens?",
+        {"a": "Nothing is deleted: WouldRevive refuses any delete in a fact that has history",
+         "b": "mem_0001 is gone; mem_0002 stays history and mem_0003 stays current",
+         "c": "All three versions are gone: deleting one version deletes the fact",
+         "d": "mem_0001 is gone and the versions shift: mem_0002 is current again"},
+        "b", "delete refuses only when the memory removed is the current version of a fact with history, because "
+             "its predecessor would come back; an older version is cut out of its chain, and the current one stays.",
+        {"a": "the refusal protects against a revival; deleting the oldest version revives nothing, so it goes ahead.",
+         "c": "that is forget, a different call; delete removes one memory.",
+         "d": "which version is current is recorded on each memory (superseded_by); removing an old one changes "
+              "nothing about the newest."},
+        kind="predict", case=("Tom works at Acme.", "Tom works at Initech."), compute=_key_delete_an_old_version),
     Question(
         "Predict: memory holds \"Erin lives in Porto.\" (mem_0001). The agent stores \"Erin lives in Braga.\". "
         "What does memory_store answer?",
@@ -250,27 +317,32 @@ QUIZ = Quiz("Lesson 10", [
               "because the rule can be wrong."},
         kind="predict", case=("Erin lives in Braga.",), compute=_key_erin_moves),
     Question(
-        "A new fact may replace a stored one. Design A stores it and tells the model; design B (this kit) holds it "
-        "back and names the exact memory_update call. The model ignores the note. What is left?",
-        {"a": "A: the old and new versions, both current; B: the old version only, and the model was told it was not stored",
-         "b": "A and B both leave exactly one current version", "c": "B loses the old fact",
-         "d": "B loses the new fact for good: nothing can bring it back"},
+        "A new fact may replace a stored one. Design A stores it at once and tells the model; design B (this kit) "
+        "holds it back and names the exact memory_update call. The model ignores the note. What is in memory?",
+        {"a": "A: both versions, both current, nothing linking them; B: the old version only, the new one unsaved",
+         "b": "A: the new version current and the old one history; B: the same, once the note is read",
+         "c": "A: both versions current; B: both versions current too, since keep_both is the default",
+         "d": "A: the new version only, the old one overwritten; B: the old version only"},
         "a",
-        "Holding the write back keeps memory free of contradictions; the price is a second call when the model agrees.",
-        {"b": "Under A nothing marks the old version: two current versions is the failure this lesson started with.",
-         "c": "B never touches the old fact until memory_update is called; nothing is lost.",
-         "d": "the result names the exact call, ready to be made as written: the model, or the user, can still "
-              "make it."},
+        "A's write needs no decision, so ignoring the note leaves two current versions, the failure this lesson "
+        "began with; B's write waits for one, so ignoring it leaves memory as it was, free of contradictions.",
+        {"b": "only memory_update supersedes; a store, or a note the model ignores, marks nothing as history.",
+         "c": "keep_both is false unless the model sets it: that flag is the model's way to say both facts hold.",
+         "d": "a store never overwrites: it appends, and the check on write only reports what it found."},
         kind="choose"),
     Question(
-        "A model chooses ADD / UPDATE / DELETE for each new fact (as in mem0). What is its typical failure?",
-        {"a": "It cannot store new facts", "b": "It updates or deletes the wrong memory, and the old value is gone",
-         "c": "It is slower than keyword search",
-         "d": "It keeps every version, so memory fills with stale facts"},
+        "A memory built like mem0 holds \"Priya's standup is at 9:00.\" The user says \"Priya's Tuesday standup "
+        "is at 10:00.\" The model chooses UPDATE on the 9:00 memory. On Wednesday you ask when Priya's standup is. "
+        "What does memory hold, and what can bring 9:00 back?",
+        {"a": "Both texts: UPDATE keeps the old value as history, one link away, as supersede does",
+         "b": "Only the 10:00 text; nothing kept the 9:00 one, so only the user saying it again brings it back",
+         "c": "Only the 9:00 text: an UPDATE is refused when the new fact names a narrower case",
+         "d": "The 10:00 text, and the 9:00 one comes back by itself once Tuesday has passed"},
         "b",
-        "A wrong choice overwrites or deletes a fact that was still true; without history you cannot undo it.",
-        {"a": "ADD stores new facts fine; the risk is in UPDATE and DELETE.",
-         "c": "Speed is not the issue; the choice the model makes is.",
-         "d": "UPDATE rewrites in place and DELETE removes: that design keeps no history at all, which is its risk."},
-        case=("mem0",)),
+        "UPDATE rewrites the memory in place: the model judged a narrower fact (Tuesday) a replacement, the fact "
+        "that was still true on other days is gone, and no history holds it.",
+        {"a": "keeping the old version linked is what supersede does in this kit; mem0's UPDATE overwrites.",
+         "c": "nothing checks the model's choice: the operation it picks is the operation that runs.",
+         "d": "a memory holds texts, not schedules; nothing in it knows that Tuesday passes."},
+        kind="explain", case=("Priya's standup is at 9:00.", "Priya's Tuesday standup is at 10:00.")),
 ])

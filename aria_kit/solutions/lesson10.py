@@ -4,13 +4,20 @@
 nobody replaced. ``replaces`` is the kit's own rule (``write_conflicts.py``):
 split each fact into a subject slot and a value slot at a single-valued
 relation ("is", "lives in", "works at"), and call it a replacement when the
-subjects match and the values differ. The stretch answer, ``search_as_of``,
-asks for history too and keeps the versions that were current on the given
-day: a version is current from the day its predecessor was superseded until the
-day before its own ``superseded_at`` (so a change day belongs to the new
-version; ``search_as_of_old_on_change_day`` makes the other choice, which the
-check accepts too); the first version has no recorded start, so it counts as
-current from the start.
+subjects match and the values differ. Exercise 10.3 has two designs in ``SOLUTIONS["10.3"]``:
+``search_as_of`` filters a ranking that includes history, keeping each version
+from the day its predecessor was superseded until the day before its own
+``superseded_at`` (a change day belongs to the new version);
+``search_as_of_by_walking`` walks every fact from its first version to the one
+current on the day, then keeps those in the same ranking (a change day still
+belongs to the old version). Both count the first version, whose start is not
+recorded, as current from the start.
+
+Stretch 10 is open and has no key. A good answer resolves "she"/"he" to the
+person the conversation named last, counts on ``build_changing_facts()``'s
+pronoun versions how many it attaches to the right person and to a wrong one,
+and says when it would rather leave a change unsuperseded (section 6: a wrong
+pick damages a fact that never changed).
 """
 
 from __future__ import annotations
@@ -47,12 +54,16 @@ def search_as_of(memory: MemoryBackend, query: str, day: str, top_k: int = 3) ->
     return kept[:top_k]
 
 
-def search_as_of_old_on_change_day(memory: MemoryBackend, query: str, day: str, top_k: int = 3) -> list[Hit]:
-    """``search_as_of`` with the other choice: on a change day the old version is still current."""
-    kept = []
-    for hit in memory.search(query, top_k=max(top_k, len(memory)), include_history=True):
-        before = memory.get(hit.supersedes) if hit.supersedes else None
-        ended = memory.get(hit.id).superseded_at
-        if (before is None or before.superseded_at[:10] < day) and (ended is None or day <= ended[:10]):
-            kept.append(hit)
-    return kept[:top_k]
+def search_as_of_by_walking(memory: MemoryBackend, query: str, day: str, top_k: int = 3) -> list[Hit]:
+    """Walk each fact from its first version to the one current on ``day``; a change day keeps the old version."""
+    as_of = set()
+    for record in memory.list_all():
+        if record.supersedes is None:  # a first version: follow its chain while each version ended before ``day``
+            while record.superseded_by is not None and record.superseded_at[:10] < day:
+                record = memory.get(record.superseded_by)
+            as_of.add(record.id)
+    ranked = memory.search(query, top_k=len(memory), include_history=True)
+    return [hit for hit in ranked if hit.id in as_of][:top_k]
+
+
+SOLUTIONS = {"10.3": [(search_as_of,), (search_as_of_by_walking,)]}

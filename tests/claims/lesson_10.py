@@ -98,7 +98,7 @@ def _stand_in_follows_the_wrong_flag() -> bool:
 
 
 def _report_order() -> bool:
-    report = LESSON.output("CheckedMemoryStoreTool(memory)").splitlines()[0]
+    report = LESSON.output("CheckedMemoryStoreTool(checked)").splitlines()[0]
     return _is(report.index("memory_update(") < report.index("Candidates:") and report.startswith("Not stored yet"),
                True, "the call before the candidates' texts")
 
@@ -129,11 +129,60 @@ def _put_right() -> bool:
                "a wrong pick's old text current again, the old and the wrong version in its history")
 
 
-def _stretch_accepts_either_change_day() -> bool:
+def _design_accepts_either_change_day() -> bool:
+    """Exercise 10.3's check passes both shipped designs, one counting a change day as the new version's, one the old's."""
+    import contextlib
+    import io
+
     from aria_kit.exercises.lesson10 import check_search_as_of
-    from aria_kit.solutions.lesson10 import search_as_of, search_as_of_old_on_change_day
-    return _is((check_search_as_of(search_as_of), check_search_as_of(search_as_of_old_on_change_day)), (True, True),
-               "the stretch check on the new-version and the old-version choice")
+    from aria_kit.solutions.lesson10 import SOLUTIONS
+    said = []
+    for (design,) in SOLUTIONS["10.3"]:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            passed = check_search_as_of(design)
+        said.append((passed, "belongs to the new" in out.getvalue(), "belongs to the old" in out.getvalue()))
+    return _is(said, [(True, True, False), (True, False, True)], "the 10.3 check on the two designs")
+
+
+def _lesson_day_pinned() -> bool:
+    from aria_kit.clock import LESSON_DAY, TODAY_VARIABLE
+    return _is((LESSON_DAY, TODAY_VARIABLE, '"date": "2026-03-02"' in LESSON.output("persona.live_context(")),
+               ("2026-03-02", "ARIA_KIT_TODAY", True), "the pinned day, its variable, the date the recall shows")
+
+
+def _changes_at_an_hour() -> bool:
+    """supersede without at= records a time of day, and the 10.3 check makes some changes at an hour."""
+    import random
+
+    from aria_kit.exercises.lesson10 import _dated_chains
+    from aria_kit.memory_rules import check_moment
+    memory, _ = _dated_chains(random.Random(1))
+    return _is(("T" in check_moment(None), any("T" in (r.superseded_at or "") for r in memory.list_all()),
+                any(r.superseded_at and "T" not in r.superseded_at for r in memory.list_all())), (True, True, True),
+               "a default moment's hour, and changes with and without one in the check's memory")
+
+
+def _design_b_holds_back() -> bool:
+    """Quiz Q4: the kit (design B) leaves the old version only when the model ignores the note; keep_both is off."""
+    import inspect
+
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.tools import CheckedMemoryStoreTool
+    memory = HybridMemory()
+    memory.store("My favourite editor is Vim.")
+    said = CheckedMemoryStoreTool(memory).run("My favourite editor is Helix.")
+    default = inspect.signature(CheckedMemoryStoreTool.run).parameters["keep_both"].default
+    return _is((said.startswith("Not stored yet"), [r.text for r in memory.list_all()], default),
+               (True, ["My favourite editor is Vim."], False), "what B leaves when the note is ignored; keep_both")
+
+
+def _forget_surfaces() -> bool:
+    from aria_kit.chat_widget import ChatWidget
+    readme = (ROOT / "README.md").read_text()
+    return _is((hasattr(ChatWidget, "ask_forget"), hasattr(ChatWidget, "forget"),
+                "Yes, forget it" in (ROOT / "aria_kit" / "chat_widget.py").read_text(),
+                "`/forget mem_0003`" in readme and "`make chat`" in readme), (True, True, True, True),
+               "the widget's two steps, its confirm button, the terminal chat's /forget")
 
 
 CLAIMS = [
@@ -209,14 +258,42 @@ CLAIMS = [
     Claim("The model gets no forgetting tool", lambda: _is(
         [n for n in __import__("aria_kit.demo", fromlist=["make_agent"]).make_agent(verbose=False).tools
          if "forget" in n or "delete" in n], [], "forgetting tools make_agent gives the model")),
-    Claim("Which version is current on a change day is yours to decide", _stretch_accepts_either_change_day),
+    Claim("which version counts is your decision", _design_accepts_either_change_day),
+    Claim("pin it to 2026-03-02", _lesson_day_pinned),
+    Claim("Forget… asks first", _forget_surfaces),
+    Claim("some at an hour, as `supersede` records by default", _changes_at_an_hour),
+    Claim("is caught by neither rule (section 6)", lambda: _is(_row(VERDICT_TABLE, "pronoun")[1:], ["neither", "0", "0",
+                                                                "5"], "pronoun row")),
+    Claim("A: both versions, both current, nothing linking them; B: the old", _design_b_holds_back),
+    Claim("A's write needs no decision, so ignoring the note leaves two", _design_b_holds_back),
+    Claim("since keep_both is the default", _design_b_holds_back),
 ]
 
 _DEFINITION = "describes the design or the data set's construction, not an output"
 _WORDING = "'one'/'first'/'best' here is ordinary wording (a single thing, an order of events), not a measured figure"
+_RUBRIC = "exercise 10.3's rubric; check_search_as_of enforces it (tests/test_exercises_10.py refuses a design breaking each)"
+_MEM0 = "quiz Q5's case: mem0's UPDATE, described (no kit code runs it)"
 EXEMPT = {
+    "the best `top_k` memories among those current on `day`": _RUBRIC,
+    "- on any day exactly one version of each fact": _RUBRIC,
+    "- one rule for every change day, old or new": _RUBRIC,
+    "- the `top_k` best of those, in the order": _RUBRIC,
+    "Its quality is then the check's: its precision": "what the check's two errors do to the stand-in, by definition; "
+    "section 4's table measures both",
+    "each later version supersedes its predecessor": _DEFINITION,
+    "should only *propose* one": _WORDING,
+    "Write a rule that resolves \"she\" or \"he\"": "the open stretch task (no answer key)",
+    "All three versions are gone: deleting one version": "a wrong option; the computed key rules it out",
+    "which version is current is recorded on each memory": "why a wrong option fails; the computed key rules it out",
+    "A: the new version current and the old one history": "a wrong option (a misconception); its explanation says why",
+    "A: the new version only, the old one overwritten": "a wrong option (a misconception); its explanation says why",
+    "A memory built like mem0 holds": _MEM0,
+    "what can bring 9:00 back": _MEM0,
+    "UPDATE keeps the old value as history, one link away": _MEM0,
+    "Only the 10:00 text; nothing kept the 9:00 one": _MEM0,
+    "Only the 9:00 text: an UPDATE is refused": _MEM0,
+    "The 10:00 text, and the 9:00 one comes back": _MEM0,
     "keeps the old fact beside the new one": _WORDING,
-    "upgraded in place when it is first opened": "persistence.py's upgrade rule, tested in tests/test_persistence.py",
     "Three operations take a value away": "counts the three bullets that follow",
     "- Near-identical versions nearly tie": "recap of section 6 (claimed above)",
     "default search sees current facts only": "recap of section 2 (claimed above: Default search leaves superseded ...)",
@@ -227,11 +304,10 @@ EXEMPT = {
     "send it the same two messages": "an instruction to the learner",
     "Section 6 counts how often": "a reference to a section",
     "stores the new version and marks the old one": _DEFINITION,
-    "three columns of the memories table": "the schema of the memory file (persistence.py), not an output",
+    "keeps them in three columns": "the schema of the memory file (persistence.py), not an output",
     "the current one included": "the exercise's specification",
     "this fact replaces that one": _WORDING,
     "a new fact that contradicts an old one": _WORDING,
-    "add, update, delete or do nothing": "mem0's design, described",
     "leaves two current versions whenever the model ignores": "a consequence of the design, argued in the quiz",
     "a duplicate of one": _DEFINITION,
     "A flag counts as right": _DEFINITION,
@@ -241,16 +317,9 @@ EXEMPT = {
     "while search sees only the green one": "the chart's colours, set in charts.plot_fact_timeline",
     "One question per person and attribute": _DEFINITION,
     "Three memories, filled from the same conversation": "the three ingest modes of the next cell's loop",
-    "and how often stale evidence came back in the top 3": "names the table's columns",
     "On twenty questions one question is five points": "arithmetic on the table's size, a reading guide",
     "what was true on March 1": "an example question for Graphiti",
-    "**Stretch 10.**": "the stretch task's specification",
     "A new fact may replace a stored one": _WORDING,
-    "A and B both leave exactly one current version": "a quiz distractor",
-    "B loses the old fact": "a quiz distractor",
-    "Under A nothing marks the old version": "explains a distractor",
-    "A model chooses ADD / UPDATE / DELETE": "mem0's design, described",
-    "It is slower than keyword search": "a quiz distractor",
 }
 
 
@@ -267,7 +336,8 @@ def _key_holds(number: int) -> bool:
 CLAIMS += [
     Claim("the stand-in quotes every hit that shares enough of the question's", lambda: _key_holds(1)),
     Claim('Both facts, one after the other, with nothing to say which one is', lambda: _key_holds(1)),
-    Claim('that is forget, a different call; delete removes one memory and', lambda: _key_holds(2)),
+    Claim('delete refuses only when the memory removed is the current version', lambda: _key_holds(2)),
+    Claim("that is forget, a different call; delete removes one memory.", lambda: _key_holds(2)),
     Claim('"lives in" holds one value at a time, so the check on write flags the', lambda: _key_holds(3)),
 ]
 EXEMPT.update({
@@ -278,6 +348,4 @@ EXEMPT.update({
     'Stored as a new memory: the two sentences are different facts': 'a wrong option; the computed key rules it out',
     'Stored, and mem_0001 superseded on the spot, since one person lives':
         'a wrong option; the computed key rules it out',
-    'B loses the new fact for good: nothing can bring it back':
-        'a wrong option (a misconception); its explanation says why',
 })
