@@ -30,7 +30,7 @@ LESSONS: dict[str, int] = {
     "bm25": 3,
     "fusion": 4, "memory_rules": 4, "persistence": 4, "memory_rows": 4, "hybrid_memory": 4, "evaluation": 4,
     "exact_top_k": 4,  # HybridMemory's search sorts only the heads of its rankings; lesson 13 explains how
-    "thread_context": 4,  # thread memories' keyword side holds their neighbouring turns' words
+    "thread_context": 4,  # thread memories borrow their neighbouring turns' keyword scores at search time
     "datasets": 5, "measuring": 5, "tuning": 5, "thread_evaluation": 5,
     "charts": 5,  # display module for the retrieval lessons 02–05
     "calculator": 6, "tools": 6,

@@ -17,12 +17,12 @@ better vector rank, equal cosines to the older memory. ``QdrantMemory`` searches
 as the seed's mode does. ``fusion``, ``stopwords`` and ``stemming`` are settings of
 this object, not saved in the file (the BM25 index is rebuilt from the texts).
 
-A memory whose metadata has a ``"thread"`` (a conversation id; store order is turn
-order) is one turn of that conversation: its keyword side also holds the words of
-the ``thread_window`` turns before and after it in the thread (``thread_context.py``),
-so a reply like "Yes, last Friday!" is found by the words of the question it answers.
-Its text, id and hits are unchanged; memories without a thread are indexed as before.
-Deletes, supersedes and reloads index the turns around a change again.
+A memory whose metadata has a ``"thread"`` (a conversation id, a str; store order is
+turn order) is one turn of that conversation: at search time its keyword score gains a
+share (``thread_weight``, smaller for long turns) of the keyword scores of the
+``thread_window`` turns before and after it (``thread_context.py``), so a reply like
+"Yes, last Friday!" is found by the words of the question it answers. Every index entry
+holds its memory's own words only; memories without a thread score exactly as before.
 
 ``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
 old one: the old one keeps its row, marked with its successor's id and the
@@ -64,7 +64,7 @@ from aria_kit.interfaces import Embedder, Hit, MemoryBackend, MemoryRecord, Meta
 from aria_kit.memory_rules import check_batch, check_metadata, check_moment, check_text, make_memory_id, seq_of
 from aria_kit.memory_rows import MemoryRows
 from aria_kit.persistence import MemoryFile
-from aria_kit.thread_context import THREAD_WINDOW
+from aria_kit.thread_context import THREAD_WEIGHT, THREAD_WINDOW
 
 BATCH = 10_000  # memories embedded and indexed per step of a bulk store or load
 PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when someone can see it)
@@ -75,7 +75,7 @@ class HybridMemory(MemoryBackend):
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
                  fusion: Fusion | None = None, stopwords: Collection[str] = STOPWORDS, stemming: bool = True,
-                 thread_window: int = THREAD_WINDOW) -> None:
+                 thread_window: int = THREAD_WINDOW, thread_weight: float = THREAD_WEIGHT) -> None:
         if rrf_k is not None and fusion is not None:
             raise ValueError("give either rrf_k (RRF with that constant) or fusion, not both")
         self.embedder = embedder if embedder is not None else default_embedder()
@@ -85,7 +85,11 @@ class HybridMemory(MemoryBackend):
         if isinstance(thread_window, bool) or not isinstance(thread_window, int) or thread_window < 0:
             raise ValueError(f"thread_window must be a whole number >= 0 (0: no thread context), "
                              f"got {thread_window!r}")
-        self.thread_window = thread_window  # like stemming: how the index is built, so fixed for this object
+        if isinstance(thread_weight, bool) or not isinstance(thread_weight, (int, float)) \
+                or not 0 <= thread_weight <= 1:
+            raise ValueError(f"thread_weight must be a number in [0, 1] (the share of a neighbour's keyword "
+                             f"score; 0: no thread context), got {thread_weight!r}")
+        self.thread_window, self.thread_weight = thread_window, float(thread_weight)  # search settings, like fusion
         # An embedder that cannot know its width up front (an unknown server model) is asked once.
         self.dim = self.embedder.dim or self.embedder.embed(["dimension probe"]).shape[1]
         self._file = MemoryFile(path, self.embedder.name, self.dim) if path is not None else None
@@ -94,7 +98,7 @@ class HybridMemory(MemoryBackend):
 
     def _reset(self) -> None:
         # every memory this copy holds (memory_rows.py)
-        self._memories = MemoryRows(self.dim, self._stemming, self.thread_window)
+        self._memories = MemoryRows(self.dim, self._stemming)
         self._deletes_seen: int | None = None  # the file's delete counter when we last loaded
 
     # ------------------------------------------------------------ writing
@@ -199,10 +203,13 @@ class HybridMemory(MemoryBackend):
 
     # ------------------------------------------------------------ reading
 
-    def search(self, query: str, top_k: int = 3, *, include_history: bool = False) -> list[Hit]:
+    def search(self, query: str, top_k: int = 3, *, include_history: bool = False,
+               thread_context: bool = True) -> list[Hit]:
         """Return up to ``top_k`` memories, best fused score first, with every score that placed them.
 
-        Only current memories unless ``include_history=True``, which ranks superseded ones too.
+        Only current memories unless ``include_history=True``, which ranks superseded ones too. A thread
+        memory's ``bm25`` includes its neighbours' share unless ``thread_context=False``, which ranks
+        every memory by its own words alone (as the write-time conflict check needs).
         """
         query = check_text(query, "query")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
@@ -217,6 +224,8 @@ class HybridMemory(MemoryBackend):
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
         cosine = np.einsum("ij,j->i", memories.matrix[: memories.used], self._embed([query])[0])
         bm25 = memories.bm25_scores(tokenize(query, self.stopwords, self._stemming))  # per row; 0 = no word in it
+        if thread_context:  # before rows are skipped: only current turns lend their scores (thread_context.py)
+            bm25 = memories.with_thread_context(bm25, self.thread_window, self.thread_weight)
         cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
         # Only rows that can still reach the top_k (exact_top_k.py), and ranks where they are already known.
         if isinstance(self.fusion, RRF):  # the fast path: RRF needs the ranks, and gets them exact

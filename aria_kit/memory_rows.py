@@ -1,21 +1,15 @@
 """Where ``HybridMemory`` keeps its memories: numbered rows of one matrix, a BM25 index, texts (lesson 04).
 
-Row ``r`` holds the memory numbered ``seqs[r]``. Numbers only grow, and rows are
-filled in that order, so an id finds its row by binary search (``row_of``). Each
-row has its unit embedding in one contiguous float32 ``matrix`` (it doubles when
-full, so storing one memory is not one copy of everything), its text and
-metadata, and its tokens in ``bm25`` (slot = row). ``live`` marks rows that hold
-a memory; ``current`` the rows default search sees: live and not superseded.
-``links`` holds, for the memories in a chain of versions (lesson 10), their
-``(superseded_by, superseded_at, supersedes)``.
-
-``remove`` marks a row dead and splices its chain, as the SQLite file does;
-``compact`` drops the dead rows once they outnumber the live ones, keeping the
-order (and so every rank). Thread memories (``thread_context.py``) are indexed
-with their neighbours' words; when a neighbour comes, goes or is superseded, the
-turns around it are indexed again under a new BM25 slot (``slots`` maps row to
-slot; it is the identity until that first happens). Not here: embedding,
-searching and files (``hybrid_memory.py``, ``persistence.py``).
+Row ``r`` holds the memory numbered ``seqs[r]``; numbers only grow and rows fill in that order, so an
+id finds its row by binary search (``row_of``). Each row has its unit embedding in one contiguous
+float32 ``matrix`` (it doubles when full), its text, metadata, and its own tokens in ``bm25`` (slot =
+row). ``live`` marks rows that hold a memory; ``current`` the rows default search sees: live and not
+superseded. ``links`` holds the ``(superseded_by, superseded_at, supersedes)`` of memories in a chain
+of versions (lesson 10). ``remove`` marks a row dead and splices its chain, as the SQLite file does;
+``compact`` drops dead rows once they outnumber live ones, keeping the order (and so every rank).
+``thread_context`` adds neighbouring turns' keyword scores to thread memories' at search time, from
+neighbours worked out afresh from the rows and links after any change. Not here: embedding, searching
+and files (``hybrid_memory.py``, ``persistence.py``).
 """
 
 from __future__ import annotations
@@ -27,17 +21,16 @@ import numpy as np
 from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.interfaces import MemoryRecord, Metadata
 from aria_kit.memory_rules import make_memory_id, seq_of
-from aria_kit.thread_context import ThreadOrder, thread_of
+from aria_kit.thread_context import THREAD_LENGTH, neighbour_pairs, shares, thread_of, with_context
 
 Links = tuple[str | None, str | None, str | None]  # (superseded_by, superseded_at, supersedes)
 NO_LINKS: Links = (None, None, None)
 
 
 class MemoryRows:
-    """The memories of one ``HybridMemory``, in rows; ``stemming`` says how ``bm25`` tokenises them, and
-    ``thread_window`` how many turns on each side join a thread memory's keyword side (0: none)."""
+    """The memories of one ``HybridMemory``, in rows; ``stemming`` says how ``bm25`` tokenises them."""
 
-    def __init__(self, dim: int, stemming: bool, thread_window: int = 0) -> None:
+    def __init__(self, dim: int, stemming: bool) -> None:
         self.stemming = stemming
         self.matrix = np.zeros((16, dim), dtype=np.float32)  # one unit vector per row; grows by doubling
         self.seqs = np.zeros(16, dtype=np.int64)  # row -> the memory's number, ascending
@@ -49,10 +42,11 @@ class MemoryRows:
         self.used = 0  # rows in use, live or dead
         self.count = 0  # live rows
         self.last_seq = 0  # the highest memory number these rows have seen
-        self.bm25 = BM25Index()  # slot = slots[row]
-        self.slots = np.zeros(16, dtype=np.int64)  # row -> its BM25 slot
-        self.moved = False  # whether some row's slot is not its row (a thread turn was indexed again)
-        self.threads = ThreadOrder(thread_window) if thread_window > 0 else None
+        self.bm25 = BM25Index()  # slot = row
+        self.threads = np.full(16, -1, dtype=np.int64)  # row -> its thread's number (-1: none, or deleted)
+        self.lengths = np.zeros(16, dtype=np.int64)  # row -> its own tokens (the share of context it takes)
+        self.thread_numbers: dict[str, int] = {}  # thread -> its number here (groups rows; orders nothing)
+        self._pairs: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # window -> neighbour_pairs; emptied on change
 
     def append(self, seqs: Sequence[int], texts: list[str], metadata: list[Metadata], vectors: np.ndarray,
                links: Sequence[Links] | None = None) -> None:
@@ -63,7 +57,7 @@ class MemoryRows:
             self.matrix = _resized(self.matrix, capacity)
             self.seqs, self.live = _resized(self.seqs, capacity), _resized(self.live, capacity)
             self.current = _resized(self.current, capacity)
-            self.slots = _resized(self.slots, capacity)
+            self.threads, self.lengths = _resized(self.threads, capacity, -1), _resized(self.lengths, capacity)
         self.matrix[start:stop] = vectors
         self.seqs[start:stop] = seqs
         self.live[start:stop] = True
@@ -77,25 +71,17 @@ class MemoryRows:
             self.metadata.append(shared)  # safe to share: stored dicts are never changed, only copied out
         tokens = [tokenize(text, stem=self.stemming) for text in texts]
         self.used, self.count, self.last_seq = stop, self.count + len(texts), int(seqs[-1])
-        placed = self._place(seqs, metadata, links) if self.threads is not None else []
-        if placed:  # each new turn with its neighbours' words; those stored earlier are indexed again below
-            own, index = dict(zip(seqs, tokens)), {seq: i for i, seq in enumerate(seqs)}
-            for seq in placed:
-                tokens[index[seq]] = self._context(seq, own)
-        slots = self.bm25.add_many(tokens)
-        self.slots[start:stop] = slots
-        self.moved = self.moved or slots.start != start
-        if placed:  # the turns stored before this batch that have new neighbours now
-            firsts = {self.threads.place[seq][0]: seq for seq in reversed(placed)}  # each thread's first new turn
-            moved = [seq for seq in placed if self.threads.place[seq][1] != seq]  # new versions of older turns
-            fresh = set(seqs)
-            self._reindex({seq for new in [*firsts.values(), *moved] for seq in self.threads.around(new)} - fresh)
+        self.bm25.add_many(tokens)
+        self.lengths[start:stop] = [len(t) for t in tokens]
+        for row, item in zip(range(start, stop), metadata):
+            thread = thread_of(item)
+            if thread is not None:
+                self.threads[row] = self.thread_numbers.setdefault(thread, len(self.thread_numbers))
+        self._pairs.clear()
 
     def remove(self, row: int) -> None:
         """Take the memory in ``row`` out, splicing its chain of versions as the file does."""
         seq = int(self.seqs[row])
-        placed = self.threads is not None and seq in self.threads.place
-        touched = self.threads.around(seq) if placed else []
         superseded_by, _, supersedes = self.links.pop(seq, NO_LINKS)
         before, after = (seq_of(link) if link else None for link in (supersedes, superseded_by))
         if before in self.links:  # the predecessor points on, or is current again
@@ -103,18 +89,15 @@ class MemoryRows:
             self.set_links(before, (superseded_by, at if superseded_by else None, its_supersedes))
             if superseded_by is None and self.row_of(before) is not None:
                 self.current[self.row_of(before)] = True
-                if self.threads is not None:
-                    self.threads.history.discard(before)
         if after in self.links:
             its_superseded_by, at, _ = self.links[after]
             self.set_links(after, (its_superseded_by, at, supersedes))
         self.texts[row] = self.metadata[row] = None
         self.live[row] = self.current[row] = False
-        self.bm25.remove(int(self.slots[row]))
+        self.bm25.remove(row)
+        self.threads[row] = -1
         self.count -= 1
-        if placed:  # its neighbours close ranks over the gap (and a version it hid may speak again)
-            self.threads.drop(seq)
-            self._reindex(set(touched) - {seq})
+        self._pairs.clear()
         if self.used - self.count > self.count:  # more dead rows than live ones: reclaim them
             self.compact()
 
@@ -123,67 +106,50 @@ class MemoryRows:
         over the deletes that made half the rows dead."""
         kept = np.flatnonzero(self.live[: self.used])
         capacity = max(16, 2 * len(kept))
-        # The BM25 index keeps the order of the slots it keeps, so a row's new slot is its old slot's rank.
-        slots = np.empty(len(kept), dtype=np.int64)
-        slots[np.argsort(self.slots[kept], kind="stable")] = np.arange(len(kept))
-        self.slots = _resized(slots, capacity)
-        self.moved = bool((slots != np.arange(len(kept))).any())
+        self.threads, self.lengths = _resized(self.threads[kept], capacity, -1), _resized(self.lengths[kept], capacity)
+        self._pairs.clear()
         self.matrix = _resized(self.matrix[kept], capacity)
         self.seqs, self.live = _resized(self.seqs[kept], capacity), _resized(self.live[kept], capacity)
         self.current = _resized(self.current[kept], capacity)
         self.texts = [self.texts[row] for row in kept]
         self.metadata = [self.metadata[row] for row in kept]
-        self.bm25.compact()
+        self.bm25.compact()  # it keeps the order of the slots it keeps: slot = row still
         self.used = len(kept)
 
     def mark_superseded(self, seq: int, successor: str, at: str) -> None:
         """Memory number ``seq`` was replaced by ``successor`` at ``at``: keep it, as history."""
         self.set_links(seq, (successor, at, self.links.get(seq, NO_LINKS)[2]))
         self.current[self.row_of(seq)] = False
-        if self.threads is not None and seq in self.threads.place:  # its successor (if any yet) speaks for it now
-            self.threads.history.add(seq)
-            self._reindex(set(self.threads.around(seq)))
+        self._pairs.clear()
 
     def bm25_scores(self, query_tokens: Sequence[str]) -> np.ndarray:
-        """BM25 score of every row in use for ``query_tokens`` (0 for dead rows)."""
-        scores = self.bm25.scores(query_tokens)
-        return scores[self.slots[: self.used]] if self.moved else scores
+        """BM25 score of every row in use for ``query_tokens``, each row's own words only (0 for dead rows)."""
+        return self.bm25.scores(query_tokens)
 
-    def _place(self, seqs: Sequence[int], metadata: list[Metadata], links: Sequence[Links] | None) -> list[int]:
-        """Put the new thread memories among ``seqs`` in their threads; return their numbers."""
-        placed = []
-        for seq, item, item_links in zip(seqs, metadata, links or [NO_LINKS] * len(metadata)):
-            thread = thread_of(item)
-            if thread is not None:
-                self.threads.add(seq, thread, seq_of(item_links[2]) if item_links[2] else None)
-                if item_links[0] is not None:  # stored already superseded (a reload): history
-                    self.threads.history.add(seq)
-                placed.append(seq)
-        return placed
+    def with_thread_context(self, scores: np.ndarray, window: int, weight: float,
+                            length: float = THREAD_LENGTH) -> np.ndarray:
+        """``scores`` (per row) with thread memories' shares of their neighbours' scores added (thread_context.py)."""
+        if window < 1 or weight == 0 or not self.thread_numbers:
+            return scores
+        if window not in self._pairs:
+            self._pairs[window] = neighbour_pairs(self.threads[: self.used], self._places(),
+                                                  self.current[: self.used], window)
+        targets, sources = self._pairs[window]
+        return with_context(scores, targets, sources, shares(self.lengths[: self.used], weight, length))
 
-    def _context(self, seq: int, own: dict[int, list[str]]) -> list[str]:
-        """Thread memory ``seq``'s keyword side: its tokens, then its neighbours' (``own`` caches tokens)."""
-        tokens = list(self._tokens(seq, own))
-        for neighbour in self.threads.neighbours(seq):
-            tokens.extend(self._tokens(neighbour, own))
-        return tokens
+    def _places(self) -> np.ndarray:
+        """Each row's place in its thread: the number of its chain's oldest version in the same thread.
 
-    def _tokens(self, seq: int, own: dict[int, list[str]]) -> list[str]:
-        found = own.get(seq)
-        return found if found is not None else tokenize(self.texts[self.row_of(seq)], stem=self.stemming)
-
-    def _reindex(self, seqs: set[int]) -> None:
-        """Index these thread memories again (their neighbours changed), each under a new BM25 slot."""
-        rows = sorted(row for row in map(self.row_of, seqs) if row is not None)
-        if not rows:
-            return
-        documents = [self._context(int(self.seqs[row]), {}) for row in rows]
-        for row in rows:
-            self.bm25.remove(int(self.slots[row]))
-        self.slots[rows] = self.bm25.add_many(documents)
-        self.moved = True
-        if self.bm25.slots > 2 * len(self.bm25) + 16:  # stale slots outnumber the documents: reclaim them
-            self.compact()
+        Worked out from the rows and links alone (a predecessor always has the lower number, so one
+        ascending pass follows every chain), so a reopened file finds the very places the live rows have.
+        """
+        keys = self.seqs[: self.used].copy()
+        for seq in sorted(s for s, links in self.links.items() if links[2] is not None):
+            row, before = self.row_of(seq), self.row_of(seq_of(self.links[seq][2]))
+            if row is not None and before is not None and self.threads[row] >= 0 \
+                    and self.threads[before] == self.threads[row]:
+                keys[row] = keys[before]
+        return keys
 
     def set_links(self, seq: int, links: Links) -> None:
         """Record memory number ``seq``'s links (forgetting them when all are ``None``)."""
@@ -204,8 +170,8 @@ class MemoryRows:
                             *self.links.get(seq, NO_LINKS))
 
 
-def _resized(array: np.ndarray, rows: int) -> np.ndarray:
-    """A copy of ``array`` with ``rows`` rows: its own first, zeros after."""
-    bigger = np.zeros((rows, *array.shape[1:]), dtype=array.dtype)
+def _resized(array: np.ndarray, rows: int, fill: int = 0) -> np.ndarray:
+    """A copy of ``array`` with ``rows`` rows: its own first, ``fill`` after."""
+    bigger = np.full((rows, *array.shape[1:]), fill, dtype=array.dtype)
     bigger[: len(array)] = array
     return bigger

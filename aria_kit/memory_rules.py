@@ -5,7 +5,7 @@ here, so the same bad input gets the same clear ``ValueError`` whichever
 engine holds the memory: texts are non-blank ``str`` of at most
 ``MAX_TEXT_BYTES`` of UTF-8 (emoji, right-to-left scripts, combining marks and
 NUL are fine; lone surrogates are not), and metadata is a dict of str keys to
-JSON scalars with ``category`` defaulting to "general" (a category that is a
+JSON scalars with ``category`` defaulting to "general" and ``thread``, if given, a str (a category that is a
 str holds at most ``MAX_CATEGORY_CHARS``: it is a label that is repeated in
 every prompt that recalls its memory). Ids are ``mem_0001``,
 …, ``mem_9999``, ``mem_10000``, … A moment at which a memory was superseded is an
@@ -77,6 +77,10 @@ def check_metadata(metadata: Any) -> Metadata:
                              "bool or None (store nested data as a JSON string)")
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError(f"metadata[{key!r}] is {value}, which JSON cannot hold; use a finite number or None")
+    thread = metadata.get("thread")
+    if thread is not None and not isinstance(thread, str):  # else 1, 1.0 and True would be one conversation
+        raise ValueError(f"metadata['thread'] is the {type(thread).__name__} {thread!r}; a thread id is a str: "
+                         f"pass str(thread), such as {str(thread)!r}")
     checked = {**metadata, "category": metadata.get("category", "general")}
     if isinstance(checked["category"], str) and len(checked["category"]) > MAX_CATEGORY_CHARS:
         raise ValueError(f"the category is {len(checked['category']):,} characters; a category is a short label "

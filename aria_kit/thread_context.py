@@ -1,106 +1,86 @@
-"""Turn order inside conversation threads, for keyword search with context (lessons 04 and 09).
+"""Thread context at search time: a conversation turn's keyword score borrows from its neighbours' (lessons 04, 09).
 
-A memory whose metadata has a ``"thread"`` (a conversation or session id) is one turn of that
-thread, and store order is turn order. A reply such as "Yes, last Friday!" carries its topic in
-the turns around it, so ``HybridMemory`` indexes each turn's keyword (BM25) side with the words of
-the ``window`` turns before and after it in the same thread (``MemoryRows`` does the indexing; this
-module only says who the neighbours are). A memory that supersedes a turn of the same thread takes
-that turn's place, so correcting a turn does not move it to the end of the conversation; a place
-whose every version is history is skipped. Memories without a thread are never touched: applied by
-store order to unrelated passages, neighbours' words ruin keyword search.
-
-Not here: tokens, BM25, files. ``THREAD_WINDOW`` was chosen on chitchat_turns' dev split by
-``benchmarks/sweep_thread_window.py``.
+A memory whose metadata has a ``"thread"`` (a conversation id, a str) is one turn of that thread, and
+store order is turn order. A reply like "Yes, last Friday!" carries its topic in the turns around it,
+so search adds to a turn's own BM25 score a share of the BM25 scores of the ``window`` current turns
+before and after it (``with_context``). The share is ``weight`` for a turn of up to ``length`` tokens
+and ``weight · length / tokens`` for a longer one, so a long turn is found by its own words first.
+Who the neighbours are is a pure function of the rows and their links (``neighbour_pairs``): a chain
+of versions keeps the place of its oldest version in the same thread and its current version speaks
+for it; a place whose every version is history is skipped. A store, delete or supersede changes one
+index entry, and a reopened file ranks as the live instance. Not here: tokens, BM25, files; memories
+without a thread are never touched.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-THREAD_WINDOW = 3  # turns on each side whose words join a turn's keyword side (0 turns the context off)
+import numpy as np
+
+THREAD_WINDOW = 1  # current turns on each side whose keyword scores join a turn's (0 turns the context off)
+THREAD_WEIGHT = 0.7  # the share of each neighbour's keyword score a short turn gets
+THREAD_LENGTH = 40  # a turn longer than this many tokens gets a proportionally smaller share
 
 
-def thread_of(metadata: Mapping[str, Any]) -> Hashable | None:
-    """The thread a memory belongs to (its metadata's ``"thread"``), or ``None`` when it has none."""
-    return metadata.get("thread")
+def thread_of(metadata: Mapping[str, Any]) -> str | None:
+    """The thread a memory belongs to, or ``None`` when it has none.
 
-
-class ThreadOrder:
-    """Where each thread memory stands in its thread: ``place[seq] = (thread, key)``, keys in turn order.
-
-    A key is the number of the memory that first took the place; later versions of that turn
-    (supersedes in the same thread) share it. ``history`` holds the placed memories that are
-    superseded (kept up to date by ``MemoryRows``, a set lookup where a row search would cost more).
+    New memories may only hold a str thread (``memory_rules.check_metadata``); a file written before that
+    rule may hold 1, 1.0 or True, read here as ``str(thread)``: "1", "1.0" and "True", three conversations.
     """
+    thread = metadata.get("thread")
+    return thread if thread is None or isinstance(thread, str) else str(thread)
 
-    def __init__(self, window: int) -> None:
-        self.window = window
-        self.history: set[int] = set()  # placed memories that are not current
-        self.place: dict[int, tuple[Hashable, int]] = {}  # seq -> (thread, key)
-        self._keys: dict[Hashable, list[int]] = {}  # thread -> its keys, ascending
-        self._versions: dict[tuple[Hashable, int], list[int]] = {}  # (thread, key) -> live seqs there, ascending
 
-    def add(self, seq: int, thread: Hashable, supersedes: int | None) -> None:
-        """Place memory ``seq`` (numbers arrive ascending) at the end of ``thread``, or where it supersedes."""
-        before = self.place.get(supersedes) if supersedes is not None else None
-        key = before[1] if before is not None and before[0] == thread else seq
-        self.place[seq] = (thread, key)
-        versions = self._versions.setdefault((thread, key), [])
-        if not versions:
-            insort(self._keys.setdefault(thread, []), key)
-        versions.append(seq)
+def neighbour_pairs(threads: np.ndarray, keys: np.ndarray, voiced: np.ndarray,
+                    window: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(targets, sources)``: row ``targets[i]`` takes a share of row ``sources[i]``'s keyword score.
 
-    def drop(self, seq: int) -> None:
-        """Forget memory ``seq`` (deleted)."""
-        thread, key = self.place.pop(seq)
-        self.history.discard(seq)
-        versions = self._versions[thread, key]
-        versions.remove(seq)
-        if not versions:
-            del self._versions[thread, key]
-            keys = self._keys[thread]
-            keys.pop(bisect_left(keys, key))
-            if not keys:
-                del self._keys[thread]
+    Per row: ``threads`` its thread as a number (-1: none or deleted), ``keys`` its place in the thread
+    (ascending = turn order; a row's versions share the key), ``voiced`` whether it speaks for its place
+    (current). A placed row's sources are the voices of the ``window`` nearest voiced places on each side
+    of its own. Pairs come nearest-first, before-side first, for every target alike, so the sums that
+    ``with_context`` makes are added in one order however the rows are numbered.
+    """
+    placed = np.flatnonzero(threads >= 0)
+    if window < 1 or not len(placed):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    # (thread, key) as one sortable number: the key's rank among all keys, offset by thread
+    _, key_rank = np.unique(keys[placed], return_inverse=True)
+    place = threads[placed].astype(np.int64) * len(placed) + key_rank
+    voices = np.flatnonzero(voiced[placed])
+    if not len(voices):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = voices[np.argsort(place[voices], kind="stable")]
+    voice_place, voice_thread = place[order], threads[placed][order]
+    at = np.searchsorted(voice_place, place)  # the first voice at or after each row's place
+    own_voice = (at < len(order)) & (voice_place[np.minimum(at, len(order) - 1)] == place)
+    first = np.searchsorted(voice_thread, threads[placed], side="left")
+    last = np.searchsorted(voice_thread, threads[placed], side="right")
+    targets, sources = [], []
+    for side in (-1, 1):
+        start = at - 1 if side < 0 else at + own_voice
+        for step in range(window):
+            index = start + side * step
+            ok = (index >= first) & (index < last)
+            targets.append(placed[ok])
+            sources.append(placed[order[index[ok]]])
+    return np.concatenate(targets), np.concatenate(sources)
 
-    def _voice(self, thread: Hashable, key: int) -> int | None:
-        """The version that speaks for a place: its newest current memory (``None`` if all are history)."""
-        versions = self._versions[thread, key]
-        if versions[-1] not in self.history:  # the usual case: the newest version is current
-            return versions[-1]
-        return next((seq for seq in reversed(versions) if seq not in self.history), None)
 
-    def _sides(self, seq: int) -> tuple[Hashable, list[int], int]:
-        thread, key = self.place[seq]
-        keys = self._keys[thread]
-        return thread, keys, bisect_left(keys, key)
+def shares(lengths: np.ndarray, weight: float, length: float) -> np.ndarray:
+    """Each turn's share of a neighbour's keyword score: ``weight``, scaled down by ``length / tokens`` past it."""
+    return weight * np.minimum(1.0, length / np.maximum(lengths, 1))
 
-    def neighbours(self, seq: int) -> list[int]:
-        """The current memories whose words join ``seq``'s keyword side: ``window`` places on each side."""
-        thread, keys, at = self._sides(seq)
-        found = []
-        for side in (range(at - 1, -1, -1), range(at + 1, len(keys))):
-            taken = 0
-            for index in side:
-                if taken == self.window:
-                    break
-                voice = self._voice(thread, keys[index])
-                if voice is not None:
-                    found.append(voice)
-                    taken += 1
-        return found
 
-    def around(self, seq: int) -> list[int]:
-        """Every memory whose neighbours may change when ``seq``'s place changes, its own place's included."""
-        thread, keys, at = self._sides(seq)
-        touched = list(self._versions[thread, keys[at]])
-        for side in (range(at - 1, -1, -1), range(at + 1, len(keys))):
-            current = 0
-            for index in side:
-                if current == self.window:
-                    break
-                touched.extend(self._versions[thread, keys[index]])
-                current += self._voice(thread, keys[index]) is not None
-        return touched
+def with_context(scores: np.ndarray, targets: np.ndarray, sources: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """``scores`` (one per row) with each target's ``share`` of its sources' scores added; other rows unchanged."""
+    if not len(targets):
+        return scores
+    borrowed = np.bincount(targets, weights=scores[sources], minlength=len(scores))
+    rows = np.unique(targets)
+    out = scores.copy()
+    out[rows] += share[rows] * borrowed[rows]
+    return out

@@ -30,7 +30,8 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
 from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
-from aria_kit.thread_context import THREAD_WINDOW, ThreadOrder, thread_of
+from aria_kit.thread_context import (THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, neighbour_pairs, shares,
+                                     thread_of, with_context)
 
 
 # ------------------------------------------------------------------ a labelled split, scored once
@@ -87,15 +88,16 @@ class ScoredSplit:
         return np.array([score(metric, ranking, query.relevant) for ranking, query in zip(rankings_, self.queries)])
 
 
-def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
-                  thread_window: int = THREAD_WINDOW) -> dict[str, ScoredSplit]:
+def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None, thread_window: int = THREAD_WINDOW,
+                  thread_weight: float = THREAD_WEIGHT, thread_length: float = THREAD_LENGTH) -> dict[str, ScoredSplit]:
     """Score every query of every split against every document of ``dataset``: ``{"dev": …, "heldout": …}``.
 
     The steps are ``HybridMemory``'s: the documents embedded in one batch and
     normalised, then the queries, cosine by the same ``einsum``, BM25 from two
     ``BM25Index``es over ``tokenize`` (one of stems, one of words). A document with a ``"thread"``
-    is indexed with the words of the ``thread_window`` turns on each side of it in its thread, in
-    document order, as ``HybridMemory(thread_window=…)`` stores it (0: no thread context). No memory object is built, so no hit is
+    gains its share of the BM25 scores of the ``thread_window`` turns on each side of it in its thread,
+    in document order, as ``HybridMemory(thread_window=…, thread_weight=…)`` searches it (0: no thread
+    context). No memory object is built, so no hit is
     materialised for each of thousands of documents per query, and the documents
     are embedded once for both splits. Reading the held-out scores is still up to
     you: a lesson looks at them once, at the end.
@@ -110,7 +112,8 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
     matrix = normalize(np.asarray(embedder.embed([d.text for d in dataset.documents]), dtype=np.float32))
     indexes = {stem: BM25Index() for stem in (True, False)}
     for stem, index in indexes.items():
-        index.add_many(_keyword_sides(dataset, stem, thread_window))
+        index.add_many([tokenize(document.text, stem=stem) for document in dataset.documents])
+    context = thread_pairs(dataset, thread_window, thread_weight, thread_length)
     doc_ids = tuple(d.id for d in dataset.documents)
     scored = {}
     for split, queries in dataset.queries.items():
@@ -119,8 +122,8 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
         # One batch is bit-identical to embedding each query alone (as search does), and far faster.
         query_vectors = normalize(np.asarray(embedder.embed([q.text for q in queries]), dtype=np.float32))
         cosine = np.stack([np.einsum("ij,j->i", matrix, vector) for vector in query_vectors])
-        bm25 = {(stop, stem): np.stack([index.scores(tokenize(q.text, STOPWORDS if stop else (), stem))
-                                        for q in queries])
+        bm25 = {(stop, stem): np.stack([with_context(index.scores(tokenize(q.text, STOPWORDS if stop else (), stem)),
+                                                     *context) for q in queries])
                 for stop in (True, False) for stem, index in indexes.items()}
         vector_rank = np.stack([ranks(row) for row in cosine])
         scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank,
@@ -128,18 +131,17 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None,
     return scored
 
 
-def _keyword_sides(dataset: LabelledSet, stem: bool, window: int) -> list[list[str]]:
-    """Each document's BM25 tokens: its own, then (thread documents) its neighbours' as ``ThreadOrder`` finds them."""
-    own = [tokenize(document.text, stem=stem) for document in dataset.documents]
-    if window < 1:
-        return own
-    order = ThreadOrder(window)  # the same neighbours as HybridMemory's, documents stored in file order
-    for i, document in enumerate(dataset.documents):
-        thread = thread_of(document.metadata)
-        if thread is not None:
-            order.add(i, thread, None)
-    return [tokens + [t for j in order.neighbours(i) for t in own[j]] if i in order.place else tokens
-            for i, tokens in enumerate(own)]
+def thread_pairs(dataset: LabelledSet, window: int, weight: float,
+                 length: float = THREAD_LENGTH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(targets, sources, shares)`` for ``thread_context.with_context``: the documents' neighbours in file order,
+    as ``HybridMemory`` finds them for the same documents stored in that order (no document superseded)."""
+    numbers: dict[str, int] = {}
+    threads = np.array([-1 if thread_of(d.metadata) is None else numbers.setdefault(thread_of(d.metadata), len(numbers))
+                        for d in dataset.documents], dtype=np.int64)
+    count = len(dataset.documents)
+    targets, sources = neighbour_pairs(threads, np.arange(count), np.ones(count, dtype=bool), window if weight else 0)
+    lengths = np.array([len(tokenize(d.text, stem=True)) for d in dataset.documents], dtype=np.int64)
+    return targets, sources, shares(lengths, weight, length)
 
 
 # ------------------------------------------------------------------ tuning on dev

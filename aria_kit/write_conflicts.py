@@ -30,6 +30,7 @@ from pathlib import Path
 from aria_kit.bm25 import tokenize
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import MemoryBackend
+from aria_kit.thread_context import thread_of
 
 CANDIDATES = 5  # hits of the memory's own search that the rule looks at
 RELATION = re.compile(r"\b(?P<verb>is|are|was|(?:lives?|living) in|works? (?:at|for))\b", re.I)
@@ -68,7 +69,7 @@ def split_fact(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
 
 def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATES) -> list[Conflict]:
     """Duplicates first (then nothing else matters), else the replacement candidates, best-ranked first."""
-    hits = memory.search(text, top_k=candidates)
+    hits = _own_word_hits(memory, text, candidates)
     new_words, new_slots = words(text), split_fact(text)
     duplicates = [Conflict("duplicate", h.id, h.text) for h in hits if words(h.text) == new_words]
     if duplicates:
@@ -82,6 +83,19 @@ def find_conflicts(memory: MemoryBackend, text: str, candidates: int = CANDIDATE
         found.append(Conflict("duplicate" if slots[1] == new_slots[1] else "replaces", hit.id, hit.text))
     duplicates = [c for c in found if c.kind == "duplicate"]
     return duplicates[:1] or found
+
+
+def _own_word_hits(memory: MemoryBackend, text: str, candidates: int) -> list:
+    """The hits the rule reads: ``HybridMemory`` searched without thread context (a turn quoting the fact must not
+    outrank it on its neighbours' words), widened until ``candidates`` of them are outside any thread."""
+    if not isinstance(memory, HybridMemory):  # other backends have no thread context to switch off
+        return memory.search(text, top_k=candidates)
+    top_k = candidates
+    while True:
+        hits = memory.search(text, top_k=top_k, thread_context=False)
+        if len(hits) < top_k or sum(thread_of(hit.metadata) is None for hit in hits) >= candidates:
+            return hits
+        top_k *= 4
 
 
 def update_call(memory_id: str, new_text: str) -> str:

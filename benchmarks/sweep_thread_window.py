@@ -1,56 +1,97 @@
-"""Choose the thread context window on chitchat_turns' dev split; report the chosen one on held-out once.
+"""Choose thread context's window, weight and length on the dev splits of the conversational sets.
 
-    python benchmarks/sweep_thread_window.py            # dev: windows 0-3 (about 2-4 min here)
-    python benchmarks/sweep_thread_window.py --heldout  # held-out, the shipped THREAD_WINDOW against 0
+    python benchmarks/sweep_thread_window.py          # dev only, every setting (about 1-2 min here)
 
-Every run stores the set's 6,998 turns (one memory per turn, ``thread`` = session) in a default
-``HybridMemory`` whose only change is ``thread_window``, and ranks every query of the split
-(``aria_kit.thread_evaluation``). Per window it prints recall@5 of the vector, keyword and fused
-rankings, and the fused ranking's paired difference from window 0. Intervals are 95% bootstraps
-that resample whole sessions, not single questions (questions cluster by session). The window was
-chosen as the best fused recall@5 on dev, the smaller window on a tie; the held-out split is read
-only with ``--heldout``.
+The sets are every shipped set whose documents carry a ``"thread"`` (chitchat_turns, long_turns). Each is
+scored once without context (``tuning.score_dataset``, the arithmetic of ``HybridMemory.search``; only the
+dev queries are scored: the held-out ones are never loaded here), then each setting re-ranks the same
+scores with ``thread_context.with_context`` and the default fusion. Printed: capped recall@5 of the
+keyword and fused rankings per set for every setting, then the chosen setting against no context with
+95% intervals that resample whole conversations. The rule: the best mean of the sets' fused recall@5,
+among settings that lose to no context on no set's fused recall@5; ties to the smaller window, then
+the smaller weight, then the larger length (less length-aware). The held-out split is reported once,
+by ``benchmarks/bench_quality.py``.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+import time
+from dataclasses import replace
+from itertools import product
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from aria_kit.datasets import load_dataset  # noqa: E402
-from aria_kit.hybrid_memory import HybridMemory  # noqa: E402
-from aria_kit.measuring import bootstrap_interval, evaluate, query_clusters  # noqa: E402
-from aria_kit.thread_context import THREAD_WINDOW  # noqa: E402
+from aria_kit.datasets import LabelledSet, list_datasets, load_dataset  # noqa: E402
+from aria_kit.fusion import DEFAULT_FUSION  # noqa: E402
+from aria_kit.measuring import bootstrap_interval  # noqa: E402
+from aria_kit.thread_context import THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, with_context  # noqa: E402
+from aria_kit.tuning import ScoredSplit, score_dataset, thread_pairs  # noqa: E402
 
-NAME, METRIC = "chitchat_turns", "recall@5"
+METRIC = "capped recall@5"
+WINDOWS, WEIGHTS, LENGTHS = (1, 2, 3, 5, 8), (0.1, 0.2, 0.3, 0.5, 0.7, 1.0), (10, 20, 40, 80, float("inf"))
 
 
-def cell(values, threads, sign: str = "") -> str:
-    low, high = bootstrap_interval(values, clusters=threads)
+def conversational_sets() -> dict[str, LabelledSet]:
+    """The shipped sets with thread memories, their held-out questions dropped before anything is scored."""
+    found = {}
+    for name in list_datasets():
+        dataset = load_dataset(name)
+        if any("thread" in d.metadata for d in dataset.documents):
+            found[name] = replace(dataset, queries={"dev": dataset.queries["dev"], "heldout": ()})
+    return found
+
+
+def with_setting(dataset: LabelledSet, plain: ScoredSplit, window: int, weight: float, length: float) -> ScoredSplit:
+    """``plain`` (scored without context) with thread context at this setting on its stemmed, stop-word-free BM25."""
+    context = thread_pairs(dataset, window, weight, length)
+    bm25 = np.stack([with_context(row, *context) for row in plain.bm25[True, True]])
+    return replace(plain, bm25={**plain.bm25, (True, True): bm25})
+
+
+def recall(split: ScoredSplit, method) -> np.ndarray:
+    return split.scores(split.rankings(method, depth=5), METRIC)
+
+
+def cell(values: np.ndarray, clusters, sign: str = "") -> str:
+    low, high = bootstrap_interval(values, clusters=clusters)
     return f"{values.mean():{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
 
 
-def table(split: str, windows: list[int]) -> None:
-    """One Markdown row per window: vector, keyword and fused recall@5, and fused minus window 0."""
-    dataset = load_dataset(NAME)
-    runs = {w: evaluate(dataset, split, lambda w=w: HybridMemory(thread_window=w), depth=20) for w in windows}
-    threads = query_clusters(dataset, dataset.queries[split])
-    base = runs[0].scores("fused", METRIC)
-    print(f"{NAME} / {split}: {len(threads)} questions from {len(set(threads))} sessions; {METRIC}, mean "
-          "[95% interval, sessions resampled]\n")
-    print("| thread_window | vector | keyword | fused | fused − window 0 |\n| --- | --- | --- | --- | --- |")
-    for window, run in runs.items():
-        fused = run.scores("fused", METRIC)
-        print(f"| {window} | {cell(run.scores('vector', METRIC), threads)} | "
-              f"{cell(run.scores('keyword', METRIC), threads)} | {cell(fused, threads)} | "
-              f"{cell(fused - base, threads, '+') if window else '—'} |")
+def main() -> None:
+    started = time.perf_counter()
+    sets = conversational_sets()
+    plain = {name: score_dataset(dataset, thread_window=0)["dev"] for name, dataset in sets.items()}
+    base = {name: (recall(split, "keyword"), recall(split, DEFAULT_FUSION)) for name, split in plain.items()}
+    print(f"Dev {METRIC} (keyword / fused) per setting; "
+          + "; ".join(f"{n}: {len(s.queries)} questions" for n, s in plain.items()) + "\n")
+    print("| window | weight | length | " + " | ".join(f"{n} keyword | {n} fused" for n in sets) + " | mean fused |")
+    print("|---:|---:|---:|" + "---:|---:|" * len(sets) + "---:|")
+    print("| 0 | — | — | " + " | ".join(f"{k.mean():.3f} | {f.mean():.3f}" for k, f in base.values())
+          + f" | {np.mean([f.mean() for _, f in base.values()]):.3f} |")
+    results = {}
+    for window, weight, length in product(WINDOWS, WEIGHTS, LENGTHS):
+        runs = {n: with_setting(sets[n], plain[n], window, weight, length) for n in sets}
+        scores = {n: (recall(run, "keyword"), recall(run, DEFAULT_FUSION)) for n, run in runs.items()}
+        mean = float(np.mean([f.mean() for _, f in scores.values()]))
+        results[window, weight, length] = scores, mean
+        print(f"| {window} | {weight:g} | {length:g} | "
+              + " | ".join(f"{k.mean():.3f} | {f.mean():.3f}" for k, f in scores.values()) + f" | {mean:.3f} |")
+    allowed = [s for s, (scores, _) in results.items()
+               if all(scores[n][1].mean() >= base[n][1].mean() for n in sets)]
+    chosen = max(allowed, key=lambda s: (round(results[s][1], 9), -s[0], -s[1], s[2]))
+    shipped = (THREAD_WINDOW, THREAD_WEIGHT, float(THREAD_LENGTH))
+    print(f"\nChosen on dev: window {chosen[0]}, weight {chosen[1]:g}, length {chosen[2]:g} (shipped: window "
+          f"{shipped[0]}, weight {shipped[1]:g}, length {shipped[2]:g}{'' if chosen == shipped else ' — DIFFERENT'})\n")
+    print(f"| set | dev {METRIC}: no context | chosen setting | chosen − no context |\n|---|---|---|---|")
+    for name in sets:
+        clusters, none, fused = plain[name].clusters, base[name][1], results[chosen][0][name][1]
+        print(f"| {name} | {cell(none, clusters)} | {cell(fused, clusters)} | {cell(fused - none, clusters, '+')} |")
+    print(f"\n({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--heldout", action="store_true", help="report the shipped window on held-out (once)")
-    arguments = parser.parse_args()
-    table("heldout", [0, THREAD_WINDOW]) if arguments.heldout else table("dev", [0, 1, 2, 3])
+    main()
