@@ -3,8 +3,8 @@
 Long-term memory holds the facts the model chose to store. A ``ConversationLog`` keeps what was
 *said*: each user message and each answer become one memory (category ``"conversation"``,
 ``thread`` = the session id, ``role``, ``at``) in a memory of the log's own, as Letta/MemGPT keep a
-searchable "recall memory" beside archival facts. Being thread memories, each turn is found by
-the words of the turns around it ("Yes, last Friday!" by the question it answered). The model
+searchable "recall memory" beside archival facts. Being thread memories, each turn is also found by
+the keyword scores of the turns around it ("Yes, last Friday!" by the question it answered). The model
 reaches the log through the ``conversation_search`` tool, which filters by speaker and by days
 (as instants, whatever the clock's UTC offset) and widens its ranking until the filter is met, so
 a filtered search is exact at any log size; fact recall and ``memory_search`` never see it, so

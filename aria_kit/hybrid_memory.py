@@ -1,51 +1,13 @@
 """HybridMemory: long-term memory searched by meaning and by keywords at once (lessons 04 and 09).
 
-Each memory gets an id (``mem_0001``, …, ``mem_9999``, ``mem_10000``, …; never
-reused), its text, metadata (``category`` defaults to "general") and a unit
-embedding. ``search`` ranks every memory by cosine similarity (one
-matrix–vector product over a contiguous float32 matrix) and by BM25 (an
-incremental ``BM25Index`` over stemmed tokens, with ``bm25.STOPWORDS`` dropped
-from the query), then fuses the two with ``fusion`` (``fusion.DEFAULT_FUSION``: a
-convex combination of normalised scores, weight 0.5 on cosine; it and stemming
-were chosen on the dev splits of the shipped data sets). ``fusion=RRF(60),
-stopwords=(), stemming=False`` is the seed's search (Reciprocal Rank Fusion, every
-query word as written), and ``tune`` picks the weight on your own labelled
-queries. A memory with BM25 score 0 shares no word with the query and is left
-out of the keyword ranking rather than ranked last: no keyword evidence, no
-keyword credit (``keyword_rank`` is ``None``). Equal fused scores go to the
-better vector rank, equal cosines to the older memory. ``QdrantMemory`` searches
-as the seed's mode does. ``fusion``, ``stopwords`` and ``stemming`` are settings of
-this object, not saved in the file (the BM25 index is rebuilt from the texts).
-
-A memory whose metadata has a ``"thread"`` (a conversation id, a str; store order is
-turn order) is one turn of that conversation: at search time its keyword score gains a
-share (``thread_weight``, smaller for long turns) of the keyword scores of the
-``thread_window`` turns before and after it (``thread_context.py``), so a reply like
-"Yes, last Friday!" is found by the words of the question it answers. Every index entry
-holds its memory's own words only; memories without a thread score exactly as before.
-
-``supersede(old_id, text)`` (lesson 10) stores a new memory that replaces an
-old one: the old one keeps its row, marked with its successor's id and the
-moment it stopped being current, and leaves default search the same way a
-deleted row does (``include_history=True`` brings it back). Deleting one
-version of a fact splices its chain, so nothing else loses its link.
-
-Input rules (``ValueError`` otherwise): texts and queries are non-blank ``str``
-of at most ``memory_rules.MAX_TEXT_BYTES`` of UTF-8, so a 1 MB text is rejected; emoji,
-right-to-left scripts, combining marks and NUL are stored as given. Metadata
-is a dict of str keys to JSON scalars.
-
-Memories live in rows in the order of their ids (``memory_rows.py``), so a
-file whose numbers have gaps (deletes, or a hand-edited seq of ten million)
-costs only the rows it really holds. A deleted memory's row is marked dead and
-skipped by search; once dead rows outnumber live ones they are compacted away
-(order kept, so ranks and scores do not change).
-``search`` ranks exactly, as if it sorted every memory both ways, but sorts
-only the heads of both rankings (``exact_top_k.py``, lesson 13). Bulk stores
-of thousands of memories show a progress bar in a terminal or notebook.
-With ``path=`` every change is committed to SQLite (``persistence.py``) before
-the call returns, and what other processes commit is picked up before each
-read. Not thread-safe: use one instance per thread (they may share a file).
+``store`` gives each memory an id (``mem_0001``, …; never reused) and a unit embedding; ``search`` ranks
+every current memory by cosine (one matrix–vector product) and by BM25 over its own stemmed words, adds
+to a conversation turn's keyword score a share of its neighbours' (``thread_context.py``), and fuses the
+two (``fusion.DEFAULT_FUSION``: convex, weight 0.5; chosen on dev, ``tune`` re-chooses it), exactly but
+sorting only the heads (``exact_top_k.py``). ``supersede`` keeps the old version as history (lesson 10).
+With ``path=`` every change is committed to SQLite (``persistence.py``) before the call returns and other
+processes' commits are read before each read. Input rules are ``memory_rules.py``'s; the rows live in
+``memory_rows.py``. Not here: files, tokens, fusion arithmetic. Not thread-safe: one instance per thread.
 """
 
 from __future__ import annotations
@@ -71,7 +33,11 @@ PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when
 
 
 class HybridMemory(MemoryBackend):
-    """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``."""
+    """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``.
+
+    ``thread_window`` (turns on each side, 0: off) and ``thread_weight`` (a short turn's share of each neighbour's
+    keyword score) set thread context; like ``fusion`` they are search settings, not stored in the file.
+    """
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
                  fusion: Fusion | None = None, stopwords: Collection[str] = STOPWORDS, stemming: bool = True,

@@ -5,11 +5,12 @@ store order is turn order. A reply like "Yes, last Friday!" carries its topic in
 so search adds to a turn's own BM25 score a share of the BM25 scores of the ``window`` current turns
 before and after it (``with_context``). The share is ``weight`` for a turn of up to ``length`` tokens
 and ``weight · length / tokens`` for a longer one, so a long turn is found by its own words first.
-Who the neighbours are is a pure function of the rows and their links (``neighbour_pairs``): a chain
-of versions keeps the place of its oldest version in the same thread and its current version speaks
-for it; a place whose every version is history is skipped. A store, delete or supersede changes one
-index entry, and a reopened file ranks as the live instance. Not here: tokens, BM25, files; memories
-without a thread are never touched.
+Who the neighbours are is a pure function of the rows and their links (``neighbour_pairs``): a chain of
+versions keeps the place of its oldest version reached without leaving the thread, its current version
+speaks for it, and a place whose every version is history is skipped. A store, delete or supersede changes one
+index entry, and a reopened file ranks as the live instance. The three settings were chosen on the dev
+splits of chitchat_turns and long_turns (``benchmarks/sweep_thread_window.py``). Not here: tokens, BM25,
+files; memories without a thread are never touched.
 """
 
 from __future__ import annotations

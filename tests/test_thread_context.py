@@ -219,6 +219,10 @@ def test_an_older_files_numeric_threads_stay_apart(embedder, tmp_path) -> None:
         assert [r.metadata["thread"] for r in memory.list_all()] == [1, 1.0, True]  # returned as stored
         answer = next(h for h in memory.search("cache", top_k=3) if h.text == "Redis answer")
         assert answer.bm25 == 0  # "1" and "1.0" are two conversations, not one
+        with pytest.raises(ValueError, match=r"pass str\(thread\), such as '1'"):  # inheriting the old int thread
+            memory.supersede("mem_0001", "cache question, asked again")
+        memory.supersede("mem_0001", "cache question, asked again", {"thread": "1"})  # str(1): the same conversation
+        assert len(memory) == 4 and memory.get("mem_0001").superseded_by == "mem_0004"
 
 
 def test_evaluate_thread_context_differs_only_in_the_window(embedder, monkeypatch) -> None:
