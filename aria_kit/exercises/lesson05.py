@@ -227,10 +227,13 @@ QUIZ = Quiz("Lesson 05", [
         "Two ways to report a tuned fusion weight: (A) choose it on dev, then score held-out once; (B) choose it on "
         "dev and held-out together, then report the mean over both. Which tells you what a new user will see?",
         {"a": "A", "b": "B: twice the questions give a narrower interval",
-         "c": "either: the bootstrap interval corrects for tuning"},
+         "c": "either: the bootstrap interval corrects for tuning",
+         "d": "B, as long as the bootstrap resamples whole sessions"},
         "a", "only questions that played no part in the choice measure the choice without its luck.",
         {"b": "narrower, yes, but around a number inflated by the tuning: precise and wrong.",
-         "c": "the bootstrap knows nothing about how a setting was chosen; it only resamples the questions given."},
+         "c": "the bootstrap knows nothing about how a setting was chosen; it only resamples the questions given.",
+         "d": "resampling sessions makes the interval honest about clustered questions, not about a choice made on "
+              "those same questions: the mean is still inflated by the tuning."},
         kind="choose"),
     Question(
         "Cut each fanoutqa document down to its answer and article title, dropping the sub-question, and keyword "
