@@ -73,6 +73,13 @@ def _title_states_the_data() -> bool:
     title = LESSON.output('title = "Scoring every memory').rsplit("Axes>", 1)[-1].strip()  # after the figure's repr
     assert f'title = "{title}"' in LESSON.cell(5).source, title
     assert "title=title" in LESSON.cell(5).source
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from execute_notebooks import drawn_from
+
+    stamps = [o.metadata.get("drawn_from") for o in LESSON.cell(5).outputs if "image/png" in o.get("data", {})]
+    assert stamps == [drawn_from(LESSON.cell(5).source)], "the committed picture was drawn by other code: re-execute"
     assert title == "Scoring every memory: different slopes, very different heights", title
     _not_one_slope()  # "different slopes"
     assert "numpy pass faster than the Python loop at every size: True" in LESSON.output("flattest line")  # heights
