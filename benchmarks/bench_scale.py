@@ -5,6 +5,7 @@
     python benchmarks/bench_scale.py --quick    # 1k and 3k, a smoke test
     python benchmarks/bench_scale.py --chart    # only redraw docs/scale.png from benchmarks/scale.json
     python benchmarks/bench_scale.py --precision 100000   # float16 / int8 matrix: speed and recall@10
+    python benchmarks/bench_scale.py --full-sort 1000 10000 100000   # head against a full sort, interleaved
     python benchmarks/bench_scale.py --compare 100000 --baseline ../main   # before/after, interleaved
 
 Engines, each run in its own process so its peak memory (``ru_maxrss``) is its own:
@@ -207,6 +208,34 @@ def compare(baseline: str, size: int, rounds: int = 5) -> None:
     print(f"identical top-10 hits on all {len(QUERIES)} queries: {same}")
 
 
+def compare_full_sort(sizes: list[int], rounds: int = 5) -> None:
+    """One ``HybridMemory`` searched with its head (``HEAD_DEPTH`` 1,024) and with every score sorted, the two
+    interleaved query by query so a busy machine slows both alike; checks the hits are identical. Writes
+    ``benchmarks/full_sort.json``."""
+    from aria_kit import exact_top_k
+    from aria_kit.hybrid_memory import HybridMemory
+
+    head, results = exact_top_k.HEAD_DEPTH, []
+    for size in sizes:
+        memory = HybridMemory()
+        in_steps(synthetic_memories(size), memory.store_many, f"full sort {size:,}")
+        wall: dict[int, list[float]] = {head: [], sys.maxsize: []}
+        hits: dict[int, list] = {head: [], sys.maxsize: []}
+        for query in QUERIES * rounds:
+            for depth in wall:
+                exact_top_k.HEAD_DEPTH = depth
+                started = time.perf_counter()
+                found = memory.search(query)
+                wall[depth].append(time.perf_counter() - started)
+                hits[depth].append([(h.id, h.score, h.vector_rank, h.keyword_rank) for h in found])
+        exact_top_k.HEAD_DEPTH = head
+        results.append({"size": size, "head_p50_ms": 1000 * float(np.median(wall[head])),
+                        "full_sort_p50_ms": 1000 * float(np.median(wall[sys.maxsize])),
+                        "same_hits": hits[head] == hits[sys.maxsize], "load_average": os.getloadavg()[0]})
+        print(json.dumps(results[-1]), flush=True)
+    (HERE / "full_sort.json").write_text(json.dumps(results, indent=1) + "\n")
+
+
 def precision_lever(size: int) -> None:
     """float32 against float16 and int8 copies of the matrix: time of one cosine pass, and recall@10."""
     from aria_kit.embeddings import default_embedder
@@ -258,7 +287,9 @@ def chart(results: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 5.2))
-    for engine in dict.fromkeys(r["engine"] for r in results):
+    # Not drawn: hybrid-main, an older checkout, differs from this one in more than its sort (full_sort.json
+    # measures the sort alone, interleaved).
+    for engine in dict.fromkeys(r["engine"] for r in results if r["engine"] != "hybrid-main"):
         rows = [r for r in results if r["engine"] == engine]
         sizes = [r["size"] for r in rows]
         left.plot(sizes, [r["p50_ms"] for r in rows], marker="o", label=LABELS.get(engine, engine))
@@ -282,12 +313,17 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                         default="hybrid,bm25-ours,bm25s,edge,edge-no-hnsw,qdrant-memory-edge,qdrant-local")
     parser.add_argument("--baseline", help="path of an older checkout to run as hybrid-main")
     parser.add_argument("--compare", type=int, metavar="N", help="only compare with --baseline in one process at N")
+    parser.add_argument("--full-sort", type=int, nargs="+", metavar="N",
+                        help="only compare the head with a full sort at each N, interleaved (full_sort.json)")
     parser.add_argument("--precision", type=int, metavar="N", help="only measure float16/int8 copies at N memories")
     parser.add_argument("--chart", action="store_true", help="only redraw docs/scale.png from scale.json")
     parser.add_argument("--one", nargs=3, metavar=("ENGINE", "SIZE", "SEARCHES"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.compare:
         compare(args.baseline or parser.error("--compare needs --baseline PATH"), args.compare)
+        return []
+    if args.full_sort:
+        compare_full_sort(args.full_sort)
         return []
     if args.precision:
         precision_lever(args.precision)

@@ -20,8 +20,11 @@ of noise that say nothing about the lesson are taken out:
 One kind of output is kept from the committed notebook instead: the picture of a
 chart drawn from live timings, in a cell tagged ``live-timings``. Its pixels
 change on every run and nbval never compares images, so a new picture would be
-noise; it is kept whenever the cell's text output is unchanged (a changed title,
-or a changed figure size, still replaces it).
+noise; it is kept only when the cell's text output is unchanged and the picture
+was drawn by the same source (each picture records a hash of the source that drew
+it in its output metadata, which nbval does not compare). Comparing with the file's
+own source would not do: a cell edited before the run already holds the new source
+beside the old picture.
 
 ``language_info`` is left as the kernel reported it, and outputs are not checked:
 strict nbval does that (``pytest notebooks/NN_x.ipynb``).
@@ -30,6 +33,7 @@ strict nbval does that (``pytest notebooks/NN_x.ipynb``).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -79,14 +83,25 @@ def _text_of(outputs: list[Any]) -> list[Any]:
     return [{k: v for k, v in o.get("data", {}).items() if k.startswith("text/")} or o.get("text") for o in outputs]
 
 
+def drawn_from(source: str) -> str:
+    """The stamp a live-timings picture carries: a short hash of the cell source that drew it."""
+    return hashlib.sha1(source.encode()).hexdigest()[:16]
+
+
 def _keep_live_timing_pictures(notebook: Any, committed: Any) -> None:
     """In cells tagged ``live-timings``, keep the committed outputs when only the pictures differ."""
     for new, old in zip(notebook.cells, committed.cells):
         tagged = LIVE_TIMINGS_TAG in new.metadata.get("tags", [])
         if not tagged or new.cell_type != "code":
             continue
-        if new.source == old.source and _text_of(new.outputs) == _text_of(old.outputs):
+        stamp = drawn_from(new.source)
+        stamps = {o.get("metadata", {}).get("drawn_from") for o in old.get("outputs", []) if "image/png" in o.get("data", {})}
+        if stamps == {stamp} and _text_of(new.outputs) == _text_of(old.outputs):
             new.outputs = old.outputs
+            continue
+        for output in new.outputs:
+            if "image/png" in output.get("data", {}):
+                output.setdefault("metadata", {})["drawn_from"] = stamp
 
 
 def installed_kernelspec(kernel: str = KERNEL) -> dict[str, str]:

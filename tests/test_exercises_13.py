@@ -1,8 +1,9 @@
 """The exercise checks of lesson 13 pass the worked solutions and fail plausible wrong answers.
 
 The solutions are also compared with the references they imitate: ``top_k`` with a
-full sort and with ``exact_top_k.ranked_head`` (what ``HybridMemory.search`` uses),
-``ivf_search`` with ``IVFIndex.search``, and the stretch answer runs end to end.
+full sort and with ``exact_top_k.ranked_head`` (what ``HybridMemory.search`` uses); exercise 13.2's two
+designs pass (tests/test_exercise_kinds.py checks that too) and indexes that break one property fail with it
+named; the stretch answer runs end to end.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from aria_kit.approximate_search import IVFIndex, exact_search, recall_at_k
 from aria_kit.exact_top_k import ranked_head
 from aria_kit.exercises import lesson13
 from aria_kit.fusion import reciprocal_rank_fusion
-from aria_kit.solutions.lesson13 import approximate_hybrid_top3, ivf_search, stretch_top3_agreement, top_k
+from aria_kit.solutions.lesson13 import (
+    SOLUTIONS, approximate_hybrid_top3, kmeans_index, nearest_lists, stretch_top3_agreement, top_k)
 
-CHECKS = [(lesson13.check_top_k, top_k), (lesson13.check_ivf_search, ivf_search),
-          (lesson13.check_stretch, approximate_hybrid_top3)]
+CHECKS = [(lesson13.check_top_k, top_k), (lesson13.check_stretch, approximate_hybrid_top3)]
 
 
 test_check_accepts_the_worked_solution, test_check_reports_an_untouched_stub_as_not_done_yet = check_tests(CHECKS)
@@ -29,11 +30,13 @@ WRONG_TOP_K = {
     "worst first": lambda scores, k: np.lexsort((np.arange(len(scores)), scores))[:k],
     "argpartition without sorting the head": lambda scores, k: np.argpartition(-np.asarray(scores), min(k, len(scores)) - 1)[:k],
     "one short": lambda scores, k: np.lexsort((np.arange(len(scores)), -np.asarray(scores)))[: max(k - 1, 1)],
+    "a full sort, then the first k": lambda scores, k: np.lexsort((np.arange(len(scores)), -np.asarray(scores)))[:k],
 }
 
 
 TOP_K_HINTS = {"unstable sort: ties in any order": "lowest indices", "worst first": "highest scores come first",
-               "argpartition without sorting the head": "lowest indices", "one short": "exactly min(k, len(scores))"}
+               "argpartition without sorting the head": "lowest indices", "one short": "exactly min(k, len(scores))",
+               "a full sort, then the first k": "seems to order every score"}
 # (a shrunk case: the prefix of the random scores that still fails is printed in full)
 
 
@@ -47,22 +50,37 @@ def test_top_k_check_rejects_plausible_mistakes(wrong, capsys):
 def test_top_k_check_answers_a_mistake_with_a_small_case_and_its_hint(name, capsys):
     lesson13.check_top_k(WRONG_TOP_K[name])
     out = capsys.readouterr().out
-    assert "top_k(np.array([" in out and TOP_K_HINTS[name] in out, out
+    small_case = "top_k(np.array([" in out or name == "a full sort, then the first k"  # right, but slow
+    assert small_case and TOP_K_HINTS[name] in out, out
 
 
-WRONG_IVF = {
-    "exact search, ignoring the lists": lambda index, query, k, nprobe: exact_search(index.vectors, query, k),
-    "probes the farthest lists": lambda index, query, k, nprobe: IVFIndex(
-        index.vectors, -index.centroids, index.lists).search(query, k, nprobe)[0],
-    "returns list rows unranked": lambda index, query, k, nprobe: np.concatenate(
-        [index.lists[c] for c in np.argsort(-(index.centroids @ query))[:nprobe]])[:k],
+@pytest.mark.parametrize("design", SOLUTIONS["13.2"], ids=["k-means lists", "random pivots within a budget"])
+def test_both_designs_of_an_approximate_index_pass(design, capsys):
+    assert lesson13.check_ivf_design(*design) is True
+    assert "recall@10 0." in capsys.readouterr().out
+
+
+WRONG_DESIGNS = {  # (build, probe, the words the refusal must say)
+    "reads every row": (lambda v: v, lambda v, q: np.arange(len(v)), "read at most 25%"),
+    "one list of 32": (kmeans_index, lambda i, q: i.lists[int(np.argmax(i.centroids @ q))], "must reach 0.9"),
+    "random rows": (lambda v: len(v), lambda n, q: np.random.default_rng().choice(n, n // 5, replace=False),
+                    "the same query must read the same rows"),
+    "the farthest lists": (kmeans_index, lambda i, q: nearest_lists(i, -q), "did not read row"),
+    "row numbers out of range": (lambda v: len(v), lambda n, q: np.array([n]), "rows run from 0 to 3999"),
 }
 
 
-@pytest.mark.parametrize("wrong", WRONG_IVF.values(), ids=WRONG_IVF.keys())
-def test_ivf_check_rejects_plausible_mistakes(wrong, capsys):
-    assert lesson13.check_ivf_search(wrong) is False
-    assert verdict(capsys) == "✗"
+@pytest.mark.parametrize(("build", "probe", "hint"), WRONG_DESIGNS.values(), ids=WRONG_DESIGNS.keys())
+def test_design_check_names_the_property_an_index_breaks(build, probe, hint, capsys):
+    assert_refused(lesson13.check_ivf_design(build, probe), capsys, hint)
+
+
+def test_design_check_reports_an_untouched_stub_as_not_done_yet(capsys):
+    def stub(*_):
+        raise NotImplementedError
+
+    assert lesson13.check_ivf_design(stub, stub) is False
+    assert verdict(capsys) == "○"
 
 
 def test_top_k_agrees_with_what_hybrid_memory_uses():

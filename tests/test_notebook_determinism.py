@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from execute_notebooks import (  # noqa: E402
-    WIDGET_STATE, WIDGET_VIEW, _keep_live_timing_pictures, installed_kernelspec, normalise)
+    WIDGET_STATE, WIDGET_VIEW, _keep_live_timing_pictures, drawn_from, installed_kernelspec, normalise)
 
 MAKE = shutil.which("make")
 
@@ -103,10 +103,20 @@ def test_executing_a_notebook_twice_writes_the_same_bytes(tmp_path, relative):
     assert not any("execution" in cell["metadata"] for cell in notebook["cells"])
 
 
-def _chart_cell(picture: str, title: str, tags: list[str]) -> nbformat.NotebookNode:
-    cell = nbformat.v4.new_code_cell("plot_timings()", metadata={"tags": tags})
-    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": picture, "text/plain": title})]
+def _chart_cell(picture: str, title: str, tags: list[str], source: str = "plot_timings()") -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": tags})
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": picture, "text/plain": title},
+                                           metadata={"drawn_from": drawn_from("plot_timings()")})]
     return cell
+
+
+def test_a_picture_drawn_by_other_source_is_replaced_even_when_the_file_was_edited_first():
+    # The committed file already holds the edited source beside the picture the old source drew.
+    committed = nbformat.v4.new_notebook(cells=[_chart_cell("OLD", "<Figure>", ["live-timings"], "plot(title='new')")])
+    executed = nbformat.v4.new_notebook(cells=[_chart_cell("NEW", "<Figure>", ["live-timings"], "plot(title='new')")])
+    _keep_live_timing_pictures(executed, committed)
+    assert executed.cells[0].outputs[0].data["image/png"] == "NEW"
+    assert executed.cells[0].outputs[0].metadata["drawn_from"] == drawn_from("plot(title='new')")
 
 
 @pytest.mark.parametrize(("tags", "title", "kept"), [(["live-timings"], "<Figure size 700x400 with 1 Axes>", True),

@@ -5,8 +5,11 @@ Open this when you are stuck. ``top_k`` is the idea at the heart of
 front in O(N) without ordering the rest, and only those k are sorted. Ties
 need care: the k-th best score may be shared by rows both inside and outside
 the first k, so we take every row scoring at least that much, sort those, and
-keep k. ``ivf_search`` is ``approximate_search.IVFIndex.search`` written out.
-The stretch measures how often an approximate vector side changes the hybrid
+keep k. Exercise 13.2 has two designs in ``SOLUTIONS["13.2"]``: k-means lists
+with a fixed number probed (``kmeans_index``, ``nearest_lists``: an IVF), and
+lists around randomly chosen stored vectors, probed nearest first until a
+budget of rows is spent (``pivot_index``, ``lists_within_budget``: no training,
+a read cost fixed per query). The stretch measures how often an approximate vector side changes the hybrid
 memory's top 3, against the exact one.
 """
 
@@ -27,12 +30,41 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     return rows[np.lexsort((rows, -scores[rows]))][:k]
 
 
-def ivf_search(index: IVFIndex, query: np.ndarray, k: int, nprobe: int) -> np.ndarray:
-    """The ``k`` best rows among the ``nprobe`` lists whose centroids are most similar to ``query``."""
-    probed = np.argsort(-(index.centroids @ query), kind="stable")[:nprobe]
-    rows = np.sort(np.concatenate([index.lists[cluster] for cluster in probed]))
-    scores = index.vectors[rows] @ query
-    return rows[np.lexsort((rows, -scores))][:k]
+def kmeans_index(vectors: np.ndarray) -> IVFIndex:
+    """13.2, design 1: 32 k-means lists (an inverted file); build costs a few passes over every vector."""
+    return IVFIndex.build(vectors, n_lists=32, seed=13)
+
+
+def nearest_lists(index: IVFIndex, query: np.ndarray) -> np.ndarray:
+    """The rows of the 6 lists whose centroids are most similar to ``query`` (about 6/32 of the rows)."""
+    probed = np.argsort(-(index.centroids @ query), kind="stable")[:6]
+    return np.concatenate([index.lists[cluster] for cluster in probed])
+
+
+def pivot_index(vectors: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """13.2, design 2: 128 stored vectors drawn at random as pivots, every row filed with its most similar pivot.
+
+    One pass over the vectors and no training; a new memory joins its nearest pivot's list.
+    """
+    pivots = vectors[np.random.default_rng(13).choice(len(vectors), 128, replace=False)]
+    owner = np.argmax(vectors @ pivots.T, axis=1)
+    return pivots, [np.flatnonzero(owner == pivot) for pivot in range(len(pivots))]
+
+
+def lists_within_budget(index: tuple[np.ndarray, list[np.ndarray]], query: np.ndarray,
+                        budget: float = 0.23) -> np.ndarray:
+    """Lists nearest pivot first, until ``budget`` of all rows is read: the same cost for every query."""
+    pivots, lists = index
+    total, taken, read = sum(len(rows) for rows in lists), [], 0
+    for pivot in np.argsort(-(pivots @ query), kind="stable"):
+        taken.append(lists[pivot])
+        read += len(lists[pivot])
+        if read >= budget * total:
+            break
+    return np.concatenate(taken)
+
+
+SOLUTIONS = {"13.2": [(kmeans_index, nearest_lists), (pivot_index, lists_within_budget)]}
 
 
 def approximate_hybrid_top3(index: IVFIndex, keyword_scores: np.ndarray, query: np.ndarray, nprobe: int) -> list[int]:
@@ -42,7 +74,7 @@ def approximate_hybrid_top3(index: IVFIndex, keyword_scores: np.ndarray, query: 
     """
     from aria_kit.fusion import reciprocal_rank_fusion
 
-    vector = ivf_search(index, query, len(index.vectors), nprobe).tolist()
+    vector = index.search(query, len(index.vectors), nprobe)[0].tolist()
     keyword = [int(row) for row in top_k(keyword_scores, len(keyword_scores)) if keyword_scores[row] > 0]
     return [int(row) for row, _ in reciprocal_rank_fusion([vector, keyword])[:3]]
 
@@ -64,6 +96,6 @@ def stretch_top3_agreement(texts: list[str], queries: list[str], n_lists: int = 
         scores = bm25.scores(tokenize(query))
         keyword = [int(row) for row in np.lexsort((np.arange(len(texts)), -scores)) if scores[row] > 0]
         exact = reciprocal_rank_fusion([top_k(vectors @ vector, len(texts)).tolist(), keyword])[:3]
-        approximate = reciprocal_rank_fusion([ivf_search(index, vector, len(texts), nprobe).tolist(), keyword])[:3]
+        approximate = reciprocal_rank_fusion([index.search(vector, len(texts), nprobe)[0].tolist(), keyword])[:3]
         same += [row for row, _ in exact] == [row for row, _ in approximate]
     return same / len(queries)
