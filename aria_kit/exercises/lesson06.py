@@ -137,7 +137,8 @@ ACCEPT: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("a boolean where it belongs", _SHOUT, {"text": "hi", "loud": True, "times": 2}),
     ("an extra argument a schema allows", _OPEN, {"city": "Oslo", "units": "metric"}),
 ]
-# REFUSE: never run; an Error naming every argument in the second field (others may be named too, if sent).
+# REFUSE: never run; an Error naming every argument in the second field (others may be named too, if sent or in
+# the schema: "allowed: `query`, `top_k`" helps the model).
 REFUSE: list[tuple[str, dict[str, Any], dict[str, Any], set[str]]] = [
     ("nothing at all", _SEARCH, {}, {"query"}),
     ("a required argument missing", _SEARCH, {"top_k": 2}, {"query"}),
@@ -220,9 +221,9 @@ def _refused_well(schema: dict[str, Any], sent: dict[str, Any], must_name: set[s
     if missing:
         return (f"the reply {reply!r} does not name {sorted(missing)} in backticks: name every argument that is wrong, "
                 "so the model can fix them all in one go")
-    stray = _named(reply) - set(sent) - set(schema.get("required", []))
+    stray = _named(reply) - set(sent) - set(schema.get("properties", {}))
     if stray:
-        return f"the reply {reply!r} names {sorted(stray)}, which was neither sent nor required"
+        return f"the reply {reply!r} names {sorted(stray)}, which was neither sent nor in the schema"
     return None
 
 
