@@ -320,7 +320,7 @@ CLAIMS = [
     Claim("in two model rounds", warm_up_two_rounds),
     Claim("A **piece** is one message, except that an assistant message with tool calls", pieces_group_calls),
     Claim("The check runs your policy on 60 random conversations, smallest first", sixty_cases_smallest_first),
-    Claim("the kit's `newest_exchanges`\nreturns `[]` there", exchanges_drop_the_newest_user_message),
+    Claim("the kit's `newest_exchanges` returns `[]` there", exchanges_drop_the_newest_user_message),
     Claim("shows two designs: the newest pieces first, and tool results first", two_budget_designs),
     Claim("One reply asks for twenty `memory_store` calls", quiz_flood),
     Claim("the model learns why twelve did not run", quiz_flood),
@@ -344,7 +344,7 @@ EXEMPT = {
     "turns each message into one table row": "describes what message_rows does, which its tables show",
     "Providers cache prompts": ("how providers' prompt caches work, the reason for the design; no output here "
                                       "measures a cache, and issue 22 asks for the paragraph without prices"),
-    "A warm-up: section 1 wrote": "a reference to a section",
+    "Section 1 wrote the same kind of script": "a reference to a section",
     "is answered by exactly one `tool` message": "the exercise's specification; check_mini_loop tests it",
     "in a request and in `memory_search` results, is one quoted JSON line": (
         "a guarantee of the code, tested in tests/test_memory_quoting.py for every stored text"),
