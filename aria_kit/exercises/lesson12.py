@@ -34,8 +34,9 @@ from aria_kit.memory_rules import make_memory_id
 SOLUTION = "lesson12"
 
 NUMBERS = [1, 7, 42, 999, 1000, 9999, 10000, 123456]
+# "mem_\u0660\u0660\u0664\u0662" is mem_0042 in Arabic-Indic digits, which \d matches and int() reads.
 NOT_MEMORY_IDS: list[Any] = ["mem_42", "mem_00042", "mem_0000", "MEM_0042", "mem-0042", "mem_0042 ", " mem_0042",
-                             "mem_", "0042", "mem_4a21", 42, None]
+                             "mem_", "0042", "mem_4a21", "mem_\u0660\u0660\u0664\u0662", 42, None]
 
 def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
     for number in NUMBERS:
@@ -53,7 +54,7 @@ def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
                                  "that is not a memory id") from exc
         assert got is None, (
             f"to_point_id({text!r}) returned {got!r}; expected None: the kit never writes this id "
-            "(it writes mem_ + at least 4 digits, exactly as make_memory_id(n) does, and numbers start at 1)")
+            "(it writes mem_ + at least 4 ASCII digits, exactly as make_memory_id(n) does, and numbers start at 1)")
 
 
 # ---------------------------------------------------------------- exercise 12.2: move a memory (design)
