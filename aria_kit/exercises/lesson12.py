@@ -305,12 +305,12 @@ QUIZ = Quiz("Lesson 12", [
         {"a": "The older one, on both backends",
          "b": "On QdrantMemory, whichever the engine lists first, the same on every run",
          "c": "A different one on every search, even within one run",
-         "d": "The cello memory, because \"cello\" sorts before \"oboe\""},
+         "d": "The oboe memory, on both backends: the newer memory is the more current one"},
         "a",
         "HybridMemory breaks ties by age. Qdrant Edge lists equal scores in no promised order (it can change from one "
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "no backend orders ties by their text: the cello memory comes first because it was stored first."},
+         "d": "neither backend prefers the newer memory: equal scores go older first, so the cello memory wins."},
         kind="predict", case=("Alice plays the cello.", "Who plays?"), compute=_key_bm25_tie),
 ])

@@ -154,7 +154,7 @@ CLAIMS = [
     Claim("its fused score must then be the same to the last digit", lambda: _ranks_agree_count()[0]
           == _ranks_agree_count()[2] == _ranks_agree_count()[1]),
     Claim("With seven memories, the top 100 is everything", lambda: len(DEMO_FACTS) < 100),
-    Claim("The five messages of the capstone conversation, through both agents", lambda: len(CONVERSATION) == 5),
+    Claim("The capstone conversation's five messages, through both agents", lambda: len(CONVERSATION) == 5),
     Claim("Every turn recalls the same three memories, and every answer is the same word for word",
           lambda: len(_conversation_same()) == 5 and all(line.rstrip().endswith("True") for line in _conversation_same())),
     Claim("Turn 4 stored an eighth fact, Alice's decision, as `mem_0008`", lambda: "mem_0008" in LESSON.output(
