@@ -293,7 +293,7 @@ CLAIMS = [
     Claim("each row is one request, and the fingerprint", fingerprints_same_recalled_differ),
     Claim("the very first message would differ each time, and a cache would match nothing after it",
           system_prompt_is_the_two_messages),
-    Claim("The system message holds only Aria's persona and rules, byte for byte the same", check_request_model),
+    Claim("the system message holds only Aria's persona and rules, byte for byte the same", check_request_model),
     Claim("travel in a message of their own just before the user's",
           lambda: two_texts_two_messages() and fingerprints_same_recalled_differ()),
     Claim("The fingerprint never changes, while the recalled memories change with every question",
@@ -377,6 +377,10 @@ CLAIMS += [
     Claim('a limit that only warns would still store twenty memories from one', quiz_flood),
 ]
 EXEMPT.update({
+    "How many times does `memory_search` run before the agent gives up: 2, 3 or 4?":
+        "a prediction prompt with its options; default_rounds_and_limit_of_three checks the limit, the cell prints "
+        "the answer",
+    "Write `my_prediction = ...` in the next cell, then run the one after it": "an instruction to the learner",
     'The tool message "51": the loop sees what the model meant and renames':
         'a wrong option; the computed key rules it out',
     'The result 51 with a note that the argument was renamed, since the':

@@ -217,7 +217,7 @@ EXEMPT = {
     "For every n ≥ 1, `to_point_id(make_memory_id(n)) == n`": "a specification of exercise 12.1",
     "copy every memory of one `MemoryBackend` into another": "the specification of exercise 12.2; 'one' as an "
                                                               "article",
-    "the links translated through your mapping (`supersede(old_id, text, metadata, at=...)` writes one)": (
+    "the links translated through your mapping (`supersede(old_id, text, metadata, at=...)`, [lesson 10": (
         "the specification of exercise 12.2; check_migrate compares every link"),
     "Does a migration cut short leave a target": "a rubric question for the learner",
     "How many embedding calls and writes for 100,000 memories?": "a rubric question; the learner counts",
@@ -242,6 +242,15 @@ EXEMPT = {
 }
 
 
+def _third_and_fourth_ranks() -> bool:
+    """Third and fourth place on both backends: mem_0004 at ranks 3 and 4, mem_0002 at 4 and 3, one fused score."""
+    shown = LESSON.output("Third and fourth place")
+    rows = re.findall(r"(mem_000[24])\s+(\d)\s+(\d)\s+1/\(60 \+ \d\) \+ 1/\(60 \+ \d\)\s+([\d.]+)", shown)
+    assert sorted(set(rows)) == [("mem_0002", "4", "3", "0.031498"), ("mem_0004", "3", "4", "0.031498")], rows
+    assert len(rows) == 4, rows
+    return True
+
+
 # The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
 def _key_holds(number: int) -> bool:
     """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
@@ -262,8 +271,14 @@ CLAIMS += [
     Claim("Predict: in Qdrant's two lists a memory is at position 4 of the", lambda: _key_holds(3)),
     Claim('Qdrant scores 1/(k + position) from 0 and the kit 1/(k + rank) from', lambda: _key_holds(3)),
     Claim("1/65 + 1/61, what the kit's RRF(60) gives ranks 5 and 1", lambda: _key_holds(3)),
+    Claim("keyword rank 4) and `mem_0002` (ranks 4 and 3) tie", _third_and_fourth_ranks),
 ]
 EXEMPT.update({
+    "Which of the two comes third?": "a prediction prompt; the cell after it prints the answer, which c20 explains",
+    "Write `my_prediction = ...` in the next cell, then run the one after it": "an instruction to the learner",
+    "The oboe memory, on both backends: the newer memory is the more current one":
+        "a wrong option; the computed key rules it out",
+    "neither backend prefers the newer memory: equal scores go older first": "why a wrong option fails",
     "The 20-word memory's: a longer memory gives the word more context":
         'a wrong option; the computed key rules it out',
     'every word of mem_0003 has the same weight because each occurs once': 'why a wrong option fails',
