@@ -225,9 +225,14 @@ def _key_weight_and_length() -> str:
 
 
 def _key_positions_from_zero() -> str:
-    """12: a memory at position 4 of Qdrant's keyword list and position 0 of its vector list, k = 61."""
+    """12: a memory at position 4 of Qdrant's keyword list and position 0 of its vector list, with the k that
+    QdrantMemory sends Qdrant (RRF_K), in Qdrant's formula 1/(k + position); the kit's RRF(60) must agree."""
+    from aria_kit.qdrant_engines import RRF_K
+
+    fused = 1 / (RRF_K + 4) + 1 / (RRF_K + 0)  # Qdrant's RRF, positions from 0
     ranking = ["m1", "m2", "m3", "m4", "memory"]  # position 4, counted from 0: the kit's rank 5
-    fused = dict(reciprocal_rank_fusion([ranking, ["memory", *ranking[:4]]], k=60))["memory"]
+    if abs(dict(reciprocal_rank_fusion([ranking, ["memory", *ranking[:4]]], k=60))["memory"] - fused) > 1e-15:
+        raise AssertionError(f"Qdrant's RRF with k = {RRF_K} and the kit's RRF(60) disagree")
     return only_true({"a": abs(fused - (1 / 65 + 1 / 61)) < 1e-15, "b": abs(fused - (1 / 64 + 1 / 60)) < 1e-15,
                       "c": abs(fused - (1 / 66 + 1 / 62)) < 1e-15, "d": abs(fused - (1 / 5 + 1 / 1)) < 1e-15})
 
