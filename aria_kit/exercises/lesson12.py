@@ -259,19 +259,22 @@ def _key_bm25_tie() -> str:
 
 QUIZ = Quiz("Lesson 12", [
     Question(
-        "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False). Why not HybridMemory()?",
-        {"a": "Because RRF with k = 60 is the kit's default fusion",
-         "b": "So both fuse by RRF and count every query word as written: what differs comes from the engine",
-         "c": "Because QdrantMemory cannot store memories that contain stop words",
-         "d": "So that both sides use the same embedding model"},
+        "A colleague searches \"Who deploys the staging cluster?\" on QdrantMemory() and on HybridMemory() with the "
+        "same memories, and the two top 3s differ. What can they conclude about Qdrant's engine?",
+        {"a": "That it ranks differently from the kit: the memories and the query were the same",
+         "b": "Nothing yet: HybridMemory() fuses by the convex mix, drops query stop words and matches stems, so "
+              "compare with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False) first",
+         "c": "That its approximate index (HNSW) missed a memory",
+         "d": "That the two backends embed the query with different models"},
         "b",
-        "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word as written; HybridMemory() "
-        "uses convex fusion, drops query stop words and matches stems, which would mix three differences into one "
-        "comparison.",
-        {"a": "the kit's default is the convex mix (weight 0.5 on cosine); RRF is its other mode.",
-         "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
+        "three settings of HybridMemory() differ from QdrantMemory's; only a like-for-like set-up leaves the engine "
+        "as the one difference, and on the demo data that set-up agrees with Qdrant on every rank.",
+        {"a": "the same memories and query still meet three different settings: the kit's default is the convex mix "
+              "(weight 0.5 on cosine), not RRF, and it drops stop words and matches stems.",
+         "c": "QdrantMemory scores every memory exactly; it never searches through HNSW.",
          "d": "every set-up embeds with the same 256-d wordllama model; fusion, stop words and stems are what "
-              "differ between HybridMemory() and QdrantMemory."}, kind="explain", case=("HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)",)),
+              "differ between HybridMemory() and QdrantMemory."}, kind="explain",
+        case=("Who deploys the staging cluster?",)),
     Question(
         "Predict: \"quorum\" occurs once in \"A quorum needs three.\" (4 words) and once in a 20-word memory. "
         "Which stored weight of \"quorum\" is larger in the two points' bm25 sparse vectors?",
