@@ -11,6 +11,7 @@ import json
 import pytest
 
 from aria_kit.exercises import lesson06
+from aria_kit.schemas import validate_arguments
 from aria_kit.solutions import lesson06 as sol06
 from aria_kit.solutions.lesson06 import WordCountTool, derive_schema, derive_schema_plus
 from exercise_checks import assert_refused, check_tests, verdict
@@ -287,3 +288,38 @@ def _optional_as_null_union(fn):  # JSON-schema's other spelling; the kit's deri
 @pytest.mark.parametrize("wrong", [_array_without_items, _optional_as_null_union])
 def test_stretch_schema_check_rejects_a_plausible_extension_and_names_the_parameter(wrong, capsys):
     assert_refused(lesson06.check_stretch_schema(wrong), capsys, "tags_and_limit")
+
+
+def _kit_style_refusal(run, schema, arguments):
+    """Refuses whatever the kit's validate_arguments refuses, in its words: "unknown argument `limit` (allowed:
+    `query`, `top_k`)" names the schema's arguments too, so the model sees what it may send."""
+    problems = validate_arguments(schema, arguments)
+    return "Error: " + "; ".join(problems) if problems else run(**arguments)
+
+
+def _names_an_argument_nobody_sent(run, schema, arguments):
+    """Refuses like strict_call, but guesses at a fix with a name the schema does not have."""
+    reply = sol06.strict_call(run, schema, arguments)
+    return reply + " Did you mean `top_n`?" if reply.startswith("Error") else reply
+
+
+def _refuses_every_extra(run, schema, arguments):
+    """Refuses every argument not in the properties, even where the schema allows extras."""
+    extra = [name for name in arguments if name not in schema.get("properties", {})]
+    if extra:
+        return "Error: unknown " + ", ".join(f"`{name}`" for name in extra)
+    return sol06.strict_call(run, schema, arguments)
+
+
+def test_argument_policy_check_accepts_a_refusal_that_lists_the_schemas_arguments(capsys):
+    assert "allowed: `query`, `top_k`" in _kit_style_refusal(lesson06._Run(), lesson06._SEARCH, {"limit": 2, "query": "q"})
+    assert lesson06.check_argument_policy(_kit_style_refusal) is True
+    assert verdict(capsys) == "✓"
+
+
+@pytest.mark.parametrize(("wrong", "hint"), [
+    (_names_an_argument_nobody_sent, "neither sent nor in the schema"),
+    (_refuses_every_extra, "an extra argument a schema allows"),
+], ids=["names-a-stranger", "refuses-what-an-open-schema-allows"])
+def test_argument_policy_check_refuses_a_stray_name_or_an_extra_the_schema_allows(wrong, hint, capsys):
+    assert_refused(lesson06.check_argument_policy(wrong), capsys, hint)

@@ -192,3 +192,70 @@ def _guard_by_raw_text(llm, tools, user_message, max_rounds=4):
 def test_guarded_loop_check_rejects_loops_that_rerun_a_repeated_call(wrong, capsys):
     assert lesson08.check_guarded_loop(wrong) is False
     assert verdict(capsys) == "✗"
+
+
+def _whole_exchanges(messages, budget):
+    """Never orphans an answer: the turn under way keeps its newest pieces that fit, older exchanges go whole."""
+    starts = [i for i, m in enumerate(messages) if m["role"] == "user"]
+    newest = starts[-1]
+    left = budget - history_chars([messages[newest]])
+    if left < 0:
+        raise ValueError("the newest user message alone is over the budget")
+    kept = {newest}
+    for piece in reversed([p for p in lesson08.pieces(messages) if p[0] > newest]):
+        size = history_chars([messages[i] for i in piece])
+        if size > left:
+            break
+        kept.update(piece)
+        left -= size
+    else:
+        for start, end in reversed(list(zip(starts, starts[1:]))):
+            size = history_chars(messages[start:end])
+            if size > left:
+                break
+            kept.update(range(start, end))
+            left -= size
+    return [m for i, m in enumerate(messages) if i in kept]
+
+
+def _whole_exchanges_one_too_many(messages, budget):
+    """Drops whole exchanges, but always one more than it must: an exchange that would fit is lost."""
+    kept = _whole_exchanges(messages, budget)
+    starts = [i for i, m in enumerate(kept) if m["role"] == "user"]
+    return kept[starts[1]:] if len(starts) > 1 else kept
+
+
+def test_fit_history_check_accepts_a_policy_that_drops_whole_exchanges(capsys):
+    assert lesson08.check_fit_history(_whole_exchanges) is True
+    assert verdict(capsys) == "✓"
+
+
+def test_fit_history_check_refuses_whole_exchanges_dropped_when_one_would_fit(capsys):
+    out = assert_refused(lesson08.check_fit_history(_whole_exchanges_one_too_many), capsys, "with its question")
+    assert "would still fit" in out
+
+
+def _loop_that_unpacks_arguments_into_run(llm, tools, user_message, max_rounds=4):
+    """Catches bad JSON and unknown tools, but calls run(**arguments): a wrong argument name raises TypeError."""
+    messages = [{"role": "user", "content": user_message}]
+    for _ in range(max_rounds):
+        reply = llm.complete(messages, [t.schema() for t in tools.values()])
+        messages.append(reply.to_dict())
+        if not reply.tool_calls:
+            return reply.content or ""
+        for call in reply.tool_calls:
+            if call.name not in tools:
+                result = f"Error: unknown tool `{call.name}`"
+            else:
+                try:
+                    arguments = json.loads(call.arguments)
+                except json.JSONDecodeError as error:
+                    result = f"Error: arguments are not JSON ({error})"
+                else:
+                    result = str(tools[call.name].run(**arguments))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+    return "Round limit reached."
+
+
+def test_mini_loop_check_refuses_a_loop_that_raises_on_arguments_that_break_the_schema(capsys):
+    assert_refused(lesson08.check_mini_loop(_loop_that_unpacks_arguments_into_run), capsys, "TypeError")

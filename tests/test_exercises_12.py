@@ -10,6 +10,8 @@ the checks themselves do not, because the lesson's exercises run on Binder too.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -231,3 +233,18 @@ def test_qdrant_memory_agrees_more_with_its_like_for_like_hybrid_memory_than_wit
     queries = [*SHOWDOWN_QUERIES, *CONVERSATION]
     assert top3_agreement(qdrant, like, queries) > top3_agreement(qdrant, default, queries)
     qdrant.close()
+
+
+def _any_unicode_digits(text):  # \d and int() accept Arabic-Indic digits: "mem_٠٠٤٢" would become point 42
+    match = re.fullmatch(r"mem_(\d{4,})", text) if isinstance(text, str) else None
+    if match is None:
+        return None
+    digits = match.group(1)
+    number = int(digits)
+    return number if number >= 1 and (len(digits) == 4 or not digits.startswith("0")) else None
+
+
+def test_point_id_check_refuses_an_id_spelled_in_other_digits(capsys):
+    assert _any_unicode_digits("mem_0042") == 42 and _any_unicode_digits("mem_\u0660\u0660\u0664\u0662") == 42
+    out = assert_refused(lesson12.check_to_point_id(_any_unicode_digits), capsys, "ASCII digits")
+    assert "mem_\u0660\u0660\u0664\u0662" in out

@@ -137,7 +137,8 @@ ACCEPT: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("a boolean where it belongs", _SHOUT, {"text": "hi", "loud": True, "times": 2}),
     ("an extra argument a schema allows", _OPEN, {"city": "Oslo", "units": "metric"}),
 ]
-# REFUSE: never run; an Error naming every argument in the second field (others may be named too, if sent).
+# REFUSE: never run; an Error naming every argument in the second field (others may be named too, if sent or in
+# the schema: "allowed: `query`, `top_k`" helps the model).
 REFUSE: list[tuple[str, dict[str, Any], dict[str, Any], set[str]]] = [
     ("nothing at all", _SEARCH, {}, {"query"}),
     ("a required argument missing", _SEARCH, {"top_k": 2}, {"query"}),
@@ -220,9 +221,9 @@ def _refused_well(schema: dict[str, Any], sent: dict[str, Any], must_name: set[s
     if missing:
         return (f"the reply {reply!r} does not name {sorted(missing)} in backticks: name every argument that is wrong, "
                 "so the model can fix them all in one go")
-    stray = _named(reply) - set(sent) - set(schema.get("required", []))
+    stray = _named(reply) - set(sent) - set(schema.get("properties", {}))
     if stray:
-        return f"the reply {reply!r} names {sorted(stray)}, which was neither sent nor required"
+        return f"the reply {reply!r} names {sorted(stray)}, which was neither sent nor in the schema"
     return None
 
 
@@ -398,6 +399,20 @@ def _key_calculator_max() -> str:
                       "b": answer.startswith("Error:") and "max" not in answer})
 
 
+def _key_int_escape() -> str:
+    """06: the naive calculator (eval, empty builtins, math's names) on an escape that starts from an int."""
+    import math
+
+    try:
+        found = eval("(1).__class__.__mro__[-1].__subclasses__()", {"__builtins__": {}}, vars(math))  # noqa: S307
+    except NameError:
+        return "b"
+    except SyntaxError:
+        return "c"
+    names = {cls.__name__ for cls in found}
+    return only_true({"a": {"int", "tuple", "BuiltinImporter"} <= names, "d": names == {"bool"}})
+
+
 QUIZ = Quiz("Lesson 06", [
     Question(
         "A tool's `run(self, title: str, minutes: int, remind: bool = True)` has docstring lines for `title` and "
@@ -440,15 +455,18 @@ QUIZ = Quiz("Lesson 06", [
          "b": "max(3, 9) is valid Python and parses fine; it is refused for calling a function outside the list."},
         kind="predict", case=("max(3, 9)",), compute=_key_calculator_max),
     Question(
-        "Why does the kit refuse `().__class__.__base__.__subclasses__()` instead of running it with empty builtins?",
-        {"a": "Empty builtins hide names, not objects: the expression walks from a tuple to every loaded class",
-         "b": "It is too slow to compute",
-         "c": "It uses a name that is not in math",
-         "d": "It calls double-underscore methods, which Python keeps private to each class"},
+        "Predict: section 4's naive calculator, `eval(expression, {\"__builtins__\": {}}, vars(math))`, is given "
+        "`(1).__class__.__mro__[-1].__subclasses__()`. What comes back?",
+        {"a": "A list of every class loaded in the process: an int leads to `object` as surely as a tuple does",
+         "b": "A NameError: with empty builtins and only math's names, `__class__` is a name it cannot find",
+         "c": "A SyntaxError: a number literal cannot have attributes",
+         "d": "`[bool]`, the subclasses of int: the walk cannot climb above the literal's own class"},
         "a",
-        "`eval` with no builtins is not a sandbox; the calculator parses the text and allows a short whitelist.",
-        {"b": "it is instant; the problem is what it reaches (BuiltinImporter, os), not how long it takes.",
-         "c": "it uses no name at all, only attributes of a literal, which is why hiding names does not help.",
-         "d": "nothing in Python is private: double-underscore attributes are readable from any object, which is "
-              "why the walk works."}, kind="explain", case=("().__class__.__base__.__subclasses__()",)),
+        "any literal reaches `object` through its class's `__mro__`, and `object.__subclasses__()` lists every "
+        "loaded class; emptying the builtins hides names, not objects, so the kit parses and whitelists instead.",
+        {"b": "`__class__` is an attribute, not a name: attribute access needs no builtins at all.",
+         "c": "`(1).__class__` is valid Python; only `1.__class__` without parentheses reads as a broken float.",
+         "d": "`__mro__[-1]` is `object`, the last class of every method resolution order; its subclasses are "
+              "every class."},
+        kind="predict", case=("(1).__class__.__mro__[-1].__subclasses__()",), compute=_key_int_escape),
 ])

@@ -7,7 +7,8 @@ with strict ``ScriptedProvider`` scripts and checks what the model was sent each
 round: the tool results, the error messages for bad calls, and the round limit.
 ``check_fit_history`` grades a design by its properties on sixty random
 conversations: within budget, no tool call split from its results, the newest
-user message kept, messages unchanged, nothing dropped that would still fit.
+user message kept, messages unchanged, nothing dropped that would still fit (a dropped answer is put back
+with its question, so a policy that drops whole exchanges passes).
 ``check_guarded_loop`` checks the stretch task: a loop that refuses to run the
 same tool call twice in one turn. None needs a network or a language model.
 """
@@ -89,6 +90,7 @@ def _mini_loop_test(mini_loop: MiniLoop) -> None:
 
     _expect_error(mini_loop, tools, call_tool("teleport", {"to": "Mars"}), "an unknown tool")
     _expect_error(mini_loop, tools, call_tool("calculator", '{"expression": 12 * 12}'), "arguments that are not JSON")
+    _expect_error(mini_loop, tools, call_tool("calculator", {"expr": "12 * 12"}), "arguments that break the schema")
 
     stuck = ScriptedProvider([call_tool("calculator", {"expression": "1 + 1"})] * 5)
     answer = mini_loop(stuck, tools, "Loop forever", max_rounds=3)
@@ -219,11 +221,25 @@ def _budget_problem(messages: Messages, budget: int, kept: Any) -> str | None:
             return ("you split a tool call from its results (an API refuses a tool message without its call, and a "
                     "call without its results): keep or drop them together")
     dropped = [piece for piece in pieces(messages) if not chosen & set(piece)]
-    if dropped and used + history_chars([messages[i] for i in dropped[-1]]) <= budget:
-        return (f"the newest piece you dropped (message {dropped[-1][0] + 1}, "
-                f"{history_chars([messages[i] for i in dropped[-1]])} characters) would still fit: drop only what you "
-                "must")
+    if dropped:
+        back = _put_back(messages, chosen, dropped)
+        size = history_chars([messages[i] for i in back])
+        if used + size <= budget:
+            what = (f"the newest piece you dropped (message {dropped[-1][0] + 1}, {size} characters)" if len(back) ==
+                    len(dropped[-1]) else f"the newest piece you dropped with its question (messages {back[0] + 1}"
+                    f"–{back[-1] + 1}, {size} characters)")
+            return f"{what} would still fit: drop only what you must"
     return None
+
+
+def _put_back(messages: Messages, chosen: set[int], dropped: list[list[int]]) -> list[int]:
+    """What "put back the newest dropped piece" means: that piece, and if its question (the user message that opens
+    its exchange) was dropped too, the dropped pieces from that question on, so no answer comes back orphaned."""
+    piece = dropped[-1]
+    question = max((i for i in range(piece[0] + 1) if messages[i].get("role") == "user"), default=None)
+    if question is None or question in chosen or question == piece[0]:
+        return piece
+    return sorted(i for p in dropped if p[0] >= question for i in p)
 
 
 def _fit_history_test(fit_history: Callable[[Messages, int], Messages]) -> None:

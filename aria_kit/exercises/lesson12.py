@@ -34,8 +34,9 @@ from aria_kit.memory_rules import make_memory_id
 SOLUTION = "lesson12"
 
 NUMBERS = [1, 7, 42, 999, 1000, 9999, 10000, 123456]
+# "mem_\u0660\u0660\u0664\u0662" is mem_0042 in Arabic-Indic digits, which \d matches and int() reads.
 NOT_MEMORY_IDS: list[Any] = ["mem_42", "mem_00042", "mem_0000", "MEM_0042", "mem-0042", "mem_0042 ", " mem_0042",
-                             "mem_", "0042", "mem_4a21", 42, None]
+                             "mem_", "0042", "mem_4a21", "mem_\u0660\u0660\u0664\u0662", 42, None]
 
 def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
     for number in NUMBERS:
@@ -53,7 +54,7 @@ def _point_id_test(to_point_id: Callable[[Any], int | None]) -> None:
                                  "that is not a memory id") from exc
         assert got is None, (
             f"to_point_id({text!r}) returned {got!r}; expected None: the kit never writes this id "
-            "(it writes mem_ + at least 4 digits, exactly as make_memory_id(n) does, and numbers start at 1)")
+            "(it writes mem_ + at least 4 ASCII digits, exactly as make_memory_id(n) does, and numbers start at 1)")
 
 
 # ---------------------------------------------------------------- exercise 12.2: move a memory (design)
@@ -224,9 +225,14 @@ def _key_weight_and_length() -> str:
 
 
 def _key_positions_from_zero() -> str:
-    """12: a memory at position 4 of Qdrant's keyword list and position 0 of its vector list, k = 61."""
+    """12: a memory at position 4 of Qdrant's keyword list and position 0 of its vector list, with the k that
+    QdrantMemory sends Qdrant (RRF_K), in Qdrant's formula 1/(k + position); the kit's RRF(60) must agree."""
+    from aria_kit.qdrant_engines import RRF_K
+
+    fused = 1 / (RRF_K + 4) + 1 / (RRF_K + 0)  # Qdrant's RRF, positions from 0
     ranking = ["m1", "m2", "m3", "m4", "memory"]  # position 4, counted from 0: the kit's rank 5
-    fused = dict(reciprocal_rank_fusion([ranking, ["memory", *ranking[:4]]], k=60))["memory"]
+    if abs(dict(reciprocal_rank_fusion([ranking, ["memory", *ranking[:4]]], k=60))["memory"] - fused) > 1e-15:
+        raise AssertionError(f"Qdrant's RRF with k = {RRF_K} and the kit's RRF(60) disagree")
     return only_true({"a": abs(fused - (1 / 65 + 1 / 61)) < 1e-15, "b": abs(fused - (1 / 64 + 1 / 60)) < 1e-15,
                       "c": abs(fused - (1 / 66 + 1 / 62)) < 1e-15, "d": abs(fused - (1 / 5 + 1 / 1)) < 1e-15})
 
@@ -253,19 +259,22 @@ def _key_bm25_tie() -> str:
 
 QUIZ = Quiz("Lesson 12", [
     Question(
-        "QdrantMemory is compared with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False). Why not HybridMemory()?",
-        {"a": "Because RRF with k = 60 is the kit's default fusion",
-         "b": "So both fuse by RRF and count every query word as written: what differs comes from the engine",
-         "c": "Because QdrantMemory cannot store memories that contain stop words",
-         "d": "So that both sides use the same embedding model"},
+        "A colleague searches \"Who deploys the staging cluster?\" on QdrantMemory() and on HybridMemory() with the "
+        "same memories, and the two top 3s differ. What can they conclude about Qdrant's engine?",
+        {"a": "That it ranks differently from the kit: the memories and the query were the same",
+         "b": "Nothing yet: HybridMemory() fuses by the convex mix, drops query stop words and matches stems, so "
+              "compare with HybridMemory(fusion=RRF(60), stopwords=(), stemming=False) first",
+         "c": "That its approximate index (HNSW) missed a memory",
+         "d": "That the two backends embed the query with different models"},
         "b",
-        "QdrantMemory fuses by RRF (k = 60) in the engine and keeps every query word as written; HybridMemory() "
-        "uses convex fusion, drops query stop words and matches stems, which would mix three differences into one "
-        "comparison.",
-        {"a": "the kit's default is the convex mix (weight 0.5 on cosine); RRF is its other mode.",
-         "c": "Stop words are stored like any word; HybridMemory() only drops them from queries.",
+        "three settings of HybridMemory() differ from QdrantMemory's; only a like-for-like set-up leaves the engine "
+        "as the one difference, and on the demo data that set-up agrees with Qdrant on every rank.",
+        {"a": "the same memories and query still meet three different settings: the kit's default is the convex mix "
+              "(weight 0.5 on cosine), not RRF, and it drops stop words and matches stems.",
+         "c": "QdrantMemory scores every memory exactly; it never searches through HNSW.",
          "d": "every set-up embeds with the same 256-d wordllama model; fusion, stop words and stems are what "
-              "differ between HybridMemory() and QdrantMemory."}, kind="explain", case=("HybridMemory(fusion=RRF(60), stopwords=(), stemming=False)",)),
+              "differ between HybridMemory() and QdrantMemory."}, kind="explain",
+        case=("Who deploys the staging cluster?",)),
     Question(
         "Predict: \"quorum\" occurs once in \"A quorum needs three.\" (4 words) and once in a 20-word memory. "
         "Which stored weight of \"quorum\" is larger in the two points' bm25 sparse vectors?",
@@ -304,12 +313,12 @@ QUIZ = Quiz("Lesson 12", [
         {"a": "The older one, on both backends",
          "b": "On QdrantMemory, whichever the engine lists first, the same on every run",
          "c": "A different one on every search, even within one run",
-         "d": "The cello memory, because \"cello\" sorts before \"oboe\""},
+         "d": "The oboe memory, on both backends: the newer memory is the more current one"},
         "a",
         "HybridMemory breaks ties by age. Qdrant Edge lists equal scores in no promised order (it can change from one "
         "process to the next), so QdrantMemory re-ranks each candidate list: equal scores, older memory first.",
         {"b": "Kept as is, the engine's order of a tie changed between runs; QdrantMemory does not keep it.",
          "c": "Within one process the engine's order stayed the same; it changed between processes.",
-         "d": "no backend orders ties by their text: the cello memory comes first because it was stored first."},
+         "d": "neither backend prefers the newer memory: equal scores go older first, so the cello memory wins."},
         kind="predict", case=("Alice plays the cello.", "Who plays?"), compute=_key_bm25_tie),
 ])

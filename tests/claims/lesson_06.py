@@ -76,6 +76,20 @@ def _key_holds(number: int) -> bool:
     return True
 
 
+def _stretch_asks_for_two() -> bool:
+    """The stretch check derives one signature, whose hints are list[X], Optional[X] and X | None: no dict, no Bounds."""
+    import inspect
+    import typing
+
+    from aria_kit.exercises import lesson06
+
+    assert "tags_and_limit" in inspect.getsource(lesson06._stretch_test)
+    hints = typing.get_type_hints(lesson06.tags_and_limit, include_extras=True)
+    origins = {typing.get_origin(hint) for name, hint in hints.items() if name != "return"}
+    assert origins == {list, typing.Union} or origins == {list, typing.Union, __import__("types").UnionType}, origins
+    return True
+
+
 CLAIMS = [
     # The quiz: predict keys computed by the kit on the question's case.
     Claim("the signature gives the type and the default, and a default means optional", lambda: _key_holds(1)),
@@ -98,6 +112,8 @@ CLAIMS = [
     Claim("on five signatures and one without a hint", lambda: len(lesson06.SIGNATURES) == 5),
     Claim("The check sends 17 calls", lambda: len(lesson06.ACCEPT) + len(lesson06.REFUSE) + len(lesson06.GREY) == 17),
     Claim("shows two designs, one strict and one that converts", _two_policies),
+    Claim("the stretch task at the end of this lesson asks for two of them", _stretch_asks_for_two),
+    Claim("Predict: section 4's naive calculator", lambda: _key_holds(4)),
     Claim("is a number with about 370 million digits",
           lambda: round(9**9 * math.log10(9) / 1e6) == 370),
     Claim("it counts each distinct word once, ignoring upper and lower case",
@@ -108,9 +124,6 @@ EXEMPT = {
     "\"integer\", \"default\": true}: in Python a bool is an int": "a wrong option; the computed key rules it out",
     "The default 3 memories: 0 is falsy": "a wrong option; the computed key rules it out",
     "9: max is a harmless builtin": "a wrong option; the computed key rules it out",
-    "It calls double-underscore methods": "a wrong option; 'each class' is not a count",
-    "nothing in Python is private: double-underscore attributes": "a property of Python, in a wrong option's "
-    "explanation; cell 24 shows the walk",
     "lessons 01 (the `Tool` contract) and 04": "prerequisites, naming lessons",
     "\"22 * 6.5\"}`\".": "an example call, not an output",
     "Two consequences are the subject of this lesson": "announces the two numbered points that follow",

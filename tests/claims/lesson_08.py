@@ -295,7 +295,7 @@ CLAIMS = [
     Claim("each row is one request, and the fingerprint", fingerprints_same_recalled_differ),
     Claim("the very first message would differ each time, and a cache would match nothing after it",
           memories_inside_the_system_message_change_it),
-    Claim("The system message holds only Aria's persona and rules, byte for byte the same", check_request_model),
+    Claim("the system message holds only Aria's persona and rules, byte for byte the same", check_request_model),
     Claim("travel in a message of their own just before the user's",
           lambda: two_texts_two_messages() and fingerprints_same_recalled_differ()),
     Claim("The fingerprint never changes, while the recalled memories change with every question",
@@ -322,7 +322,7 @@ CLAIMS = [
     Claim("in two model rounds", warm_up_two_rounds),
     Claim("A **piece** is one message, except that an assistant message with tool calls", pieces_group_calls),
     Claim("The check runs your policy on 60 random conversations, smallest first", sixty_cases_smallest_first),
-    Claim("the kit's `newest_exchanges`\nreturns `[]` there", exchanges_drop_the_newest_user_message),
+    Claim("the kit's `newest_exchanges` returns `[]` there", exchanges_drop_the_newest_user_message),
     Claim("shows two designs: the newest pieces first, and tool results first", two_budget_designs),
     Claim("One reply asks for twenty `memory_store` calls", quiz_flood),
     Claim("the model learns why twelve did not run", quiz_flood),
@@ -346,7 +346,7 @@ EXEMPT = {
     "turns each message into one table row": "describes what message_rows does, which its tables show",
     "Providers cache prompts": ("how providers' prompt caches work, the reason for the design; no output here "
                                       "measures a cache, and issue 22 asks for the paragraph without prices"),
-    "A warm-up: section 1 wrote": "a reference to a section",
+    "Section 1 wrote the same kind of script": "a reference to a section",
     "is answered by exactly one `tool` message": "the exercise's specification; check_mini_loop tests it",
     "in a request and in `memory_search` results, is one quoted JSON line": (
         "a guarantee of the code, tested in tests/test_memory_quoting.py for every stored text"),
@@ -379,6 +379,10 @@ CLAIMS += [
     Claim('a limit that only warns would still store twenty memories from one', quiz_flood),
 ]
 EXEMPT.update({
+    "How many times does `memory_search` run before the agent gives up: 2, 3 or 4?":
+        "a prediction prompt with its options; default_rounds_and_limit_of_three checks the limit, the cell prints "
+        "the answer",
+    "Write `my_prediction = ...` in the next cell, then run the one after it": "an instruction to the learner",
     'The tool message "51": the loop sees what the model meant and renames':
         'a wrong option; the computed key rules it out',
     'The result 51 with a note that the argument was renamed, since the':

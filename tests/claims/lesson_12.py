@@ -125,9 +125,8 @@ CLAIMS = [
     Claim("Against a `HybridMemory` that also fuses by RRF and counts every query word, the answers and the rankings",
           lambda: _moved("like-for-like HybridMemory →")[0] == 0 and len(_conversation_same()) == 5
           and all(line.rstrip().endswith("True") for line in _conversation_same())),
-    Claim("So both fuse by RRF and count every query word as written", _like_for_like_is_qdrants_set_up),
     Claim("the same seven demo facts, with the same ids", lambda: "HybridMemory: 7 memories" in LESSON.output(
-        "seed_memory(agent.memory)") and "QdrantMemory: 7 memories" in LESSON.output("seed_memory(agent.memory)")),
+        "# the one-line swap") and "QdrantMemory: 7 memories" in LESSON.output("# the one-line swap")),
     Claim("the same 256-number wordllama embedding", lambda: "256 numbers" in LESSON.output("Point 3 of the collection")),
     Claim("one entry per distinct word of the memory", lambda: "8 entries" in LESSON.output("Point 3 of the collection")
           and len(set(tokenize(DEMO_FACTS[2][0]))) == 8),
@@ -154,7 +153,7 @@ CLAIMS = [
     Claim("its fused score must then be the same to the last digit", lambda: _ranks_agree_count()[0]
           == _ranks_agree_count()[2] == _ranks_agree_count()[1]),
     Claim("With seven memories, the top 100 is everything", lambda: len(DEMO_FACTS) < 100),
-    Claim("The five messages of the capstone conversation, through both agents", lambda: len(CONVERSATION) == 5),
+    Claim("The capstone conversation's five messages, through both agents", lambda: len(CONVERSATION) == 5),
     Claim("Every turn recalls the same three memories, and every answer is the same word for word",
           lambda: len(_conversation_same()) == 5 and all(line.rstrip().endswith("True") for line in _conversation_same())),
     Claim("Turn 4 stored an eighth fact, Alice's decision, as `mem_0008`", lambda: "mem_0008" in LESSON.output(
@@ -217,7 +216,7 @@ EXEMPT = {
     "For every n ≥ 1, `to_point_id(make_memory_id(n)) == n`": "a specification of exercise 12.1",
     "copy every memory of one `MemoryBackend` into another": "the specification of exercise 12.2; 'one' as an "
                                                               "article",
-    "the links translated through your mapping (`supersede(old_id, text, metadata, at=...)` writes one)": (
+    "the links translated through your mapping (`supersede(old_id, text, metadata, at=...)`, [lesson 10": (
         "the specification of exercise 12.2; check_migrate compares every link"),
     "Does a migration cut short leave a target": "a rubric question for the learner",
     "How many embedding calls and writes for 100,000 memories?": "a rubric question; the learner counts",
@@ -229,10 +228,8 @@ EXEMPT = {
     "how many (query, rank) places of the two top 3s name the same memory": "a specification of the stretch task",
     "Then seed a fresh `QdrantMemory()` and five `HybridMemory` set-ups": "a specification of the stretch task",
     "Count each one's agreement with Qdrant on the three showdown queries": "a specification of the stretch task",
-    "QdrantMemory is compared with HybridMemory(fusion=RRF(60)": "quiz prompt; restates cell 3",
-    "QdrantMemory fuses by RRF (k = 60) in the engine": "quiz explanation; restates cell 3",
-    "Because RRF with k = 60 is the kit's default fusion": "a wrong option (the misconception that the seed's RRF is "
-                                                          "still the default)",
+    "A colleague searches \"Who deploys the staging cluster?\" on QdrantMemory()": "quiz prompt: a new case, no output",
+    "That the two backends embed the query with different models": "a wrong option; 'two' counts the backends named",
     "every set-up embeds with the same 256-d wordllama model": "claimed in cell 5 (256 numbers)",
     "Which one gets the better keyword rank on each backend?": "quiz prompt",
     "Qdrant Edge lists equal scores in no promised order": "quiz explanation of section 4's observation",
@@ -240,6 +237,22 @@ EXEMPT = {
     "A different one on every search, even within one run": "a wrong option",
     "Within one process the engine's order stayed the same": "quiz explanation of section 4's observation",
 }
+
+
+def _default_differs_thrice() -> bool:
+    """HybridMemory() and QdrantMemory() differ in fusion, query stop words and stems, and in nothing else named."""
+    default = HybridMemory()
+    assert repr(default.fusion) == "ConvexFusion(weight=0.5)" and default.stopwords and default.stemming
+    return _like_for_like_is_qdrants_set_up()
+
+
+def _third_and_fourth_ranks() -> bool:
+    """Third and fourth place on both backends: mem_0004 at ranks 3 and 4, mem_0002 at 4 and 3, one fused score."""
+    shown = LESSON.output("Third and fourth place")
+    rows = re.findall(r"(mem_000[24])\s+(\d)\s+(\d)\s+1/\(60 \+ \d\) \+ 1/\(60 \+ \d\)\s+([\d.]+)", shown)
+    assert sorted(set(rows)) == [("mem_0002", "4", "3", "0.031498"), ("mem_0004", "3", "4", "0.031498")], rows
+    assert len(rows) == 4, rows
+    return True
 
 
 # The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
@@ -253,8 +266,12 @@ def _key_holds(number: int) -> bool:
 
 
 CLAIMS += [
-    Claim("the kit's default is the convex mix (weight 0.5 on cosine); RRF is",
+    Claim("the kit's default is the convex mix (weight 0.5 on cosine), not RRF",
           lambda: repr(HybridMemory().fusion) == 'ConvexFusion(weight=0.5)'),
+    Claim("HybridMemory() fuses by the convex mix, drops query stop words and matches stems", _default_differs_thrice),
+    Claim("three settings of HybridMemory() differ from QdrantMemory's", _default_differs_thrice),
+    Claim("that set-up agrees with Qdrant on every rank", lambda: "like-for-like HybridMemory → QdrantMemory: 0 of 21 "
+          "ranks move" in LESSON.output("fig, moved = plot_rank_agreement") and _like_for_like_is_qdrants_set_up()),
     Claim('"quorum" occurs once in "A quorum needs three." (4 words) and once in', lambda: _key_holds(2)),
     Claim('Which stored weight of "quorum" is larger in the two points\' bm25', lambda: _key_holds(2)),
     Claim("the stored weight is BM25's term-frequency part, with the length norm", lambda: _key_holds(2)),
@@ -262,8 +279,14 @@ CLAIMS += [
     Claim("Predict: in Qdrant's two lists a memory is at position 4 of the", lambda: _key_holds(3)),
     Claim('Qdrant scores 1/(k + position) from 0 and the kit 1/(k + rank) from', lambda: _key_holds(3)),
     Claim("1/65 + 1/61, what the kit's RRF(60) gives ranks 5 and 1", lambda: _key_holds(3)),
+    Claim("keyword rank 4) and `mem_0002` (ranks 4 and 3) tie", _third_and_fourth_ranks),
 ]
 EXEMPT.update({
+    "Which of the two comes third?": "a prediction prompt; the cell after it prints the answer, which c20 explains",
+    "Write `my_prediction = ...` in the next cell, then run the one after it": "an instruction to the learner",
+    "The oboe memory, on both backends: the newer memory is the more current one":
+        "a wrong option; the computed key rules it out",
+    "neither backend prefers the newer memory: equal scores go older first": "why a wrong option fails",
     "The 20-word memory's: a longer memory gives the word more context":
         'a wrong option; the computed key rules it out',
     'every word of mem_0003 has the same weight because each occurs once': 'why a wrong option fails',
