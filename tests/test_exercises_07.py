@@ -165,3 +165,31 @@ def test_the_rule_check_runs_the_detector_on_the_offline_answers_of_the_lesson()
     lesson07.check_persona_rule(sol07.RULE, lambda reply: seen.append(reply) or sol07.breaks_rule(reply),
                                 sol07.GOOD, sol07.BAD)
     assert set(answers) | set(lesson07.UNSEEN_REPLIES) <= set(seen)
+
+
+def test_the_offline_answers_the_073_check_reads_are_what_the_stand_in_says_now():
+    # lesson07 may not import lesson 08's stand-in, so it writes the answers out; this keeps them true.
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.exercises.lesson07 import LESSON_QUESTIONS, OFFLINE_ANSWERS
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.offline import OfflineProvider
+    from aria_kit.persona import ARIA
+
+    answers = []
+    for question in LESSON_QUESTIONS:
+        memory = HybridMemory()
+        seed_memory(memory)
+        answers.append(make_agent(memory=memory, llm=OfflineProvider(), persona=ARIA).chat(question))
+    assert tuple(answers) == OFFLINE_ANSWERS
+
+
+def test_the_quiz_reads_what_the_stand_ins_blanking_makes_of_a_hyphenated_phrase():
+    import dataclasses
+
+    from aria_kit.exercises.lesson07 import STAND_IN_BLANKS_DDR_DASH_5
+    from aria_kit.offline import OfflineProvider
+    from aria_kit.persona import ARIA
+
+    persona = dataclasses.replace(ARIA, forbidden_phrases=ARIA.forbidden_phrases + ("DDR5",))
+    assert OfflineProvider._scrub("Order 4821 is 32 GB of DDR-5 RAM.", persona.instructions()) == \
+        STAND_IN_BLANKS_DDR_DASH_5

@@ -18,7 +18,6 @@ context with whole recalled memories that fits a character budget. None judges s
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Sequence
 
 from aria_kit.exercises import check
@@ -132,19 +131,21 @@ LESSON_QUESTIONS = ("What are the details of order 4821?", "When is Alice's meet
                     "Please remember that my favourite editor is Vim")
 
 
-@functools.cache
-def offline_answers() -> tuple[str, ...]:
-    """What the offline stand-in answers the lesson's questions with, on the demo memory (lesson 07, section 5)."""
-    from aria_kit.demo import make_agent, seed_memory
-    from aria_kit.hybrid_memory import HybridMemory
-    from aria_kit.offline import OfflineProvider
+# What the offline stand-in (lesson 08) answers LESSON_QUESTIONS with on the demo memory, one fresh agent each, as
+# section 5 shows. Written out because this module may not import lesson 08's code; tests/test_exercises_07.py
+# runs the stand-in and fails when these drift.
+OFFLINE_ANSWERS = (
+    "From memory: Order #4821 was placed by Alice for 32 GB of DDR5 RAM modules. [mem_0007]",
+    "From memory: Alice has a meeting with the infrastructure team on Friday at 2 PM. [mem_0004]",
+    "22 * 6.5 = 143.",
+    "From memory: VelocityDB uses the Raft consensus algorithm for replication. [mem_0003]",
+    "Noted. Stored as mem_0008 (category: user_pref).",
+)
 
-    answers = []
-    for question in LESSON_QUESTIONS:  # one fresh agent each, as in the lesson: nothing carries over
-        memory = HybridMemory()
-        seed_memory(memory)
-        answers.append(make_agent(memory=memory, llm=OfflineProvider(), persona=ARIA).chat(question))
-    return tuple(answers)
+
+def offline_answers() -> tuple[str, ...]:
+    """What the offline stand-in answers the lesson's questions with (``OFFLINE_ANSWERS``)."""
+    return OFFLINE_ANSWERS
 
 
 def _short(reply: str) -> str:
@@ -251,15 +252,19 @@ def _key_instruction_in_a_memory() -> str:
     })
 
 
+# What the stand-in's blanking (lesson 08's OfflineProvider._scrub) makes of the Q4 reply when "DDR5" is forbidden:
+# nothing, since it matches the phrase as written. tests/test_exercises_07.py runs the stand-in to confirm.
+STAND_IN_BLANKS_DDR_DASH_5 = "Order 4821 is 32 GB of DDR-5 RAM."
+
+
 def _key_hyphenated_phrase() -> str:
     """07: a forbidden phrase written with a hyphen in it, against the prompt, the stand-in and `violations`."""
     from aria_kit.exercises.quiz import only_true
-    from aria_kit.offline import OfflineProvider
     from aria_kit.solutions.lesson07 import violations
 
     reply = "Order 4821 is 32 GB of DDR-5 RAM."
     persona = dataclasses.replace(ARIA, forbidden_phrases=ARIA.forbidden_phrases + ("DDR5",))
-    found, blanked = violations(persona, reply), OfflineProvider._scrub(reply, persona.instructions())
+    found, blanked = violations(persona, reply), STAND_IN_BLANKS_DDR_DASH_5
     return only_true({
         "a": "DDR-5" not in reply,  # the premise: the model wrote it, whatever the prompt said
         "b": found == ["DDR5"],
