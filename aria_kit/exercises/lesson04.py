@@ -1,12 +1,14 @@
 """Exercise checks for lesson 04 (hybrid search): a fusion of the learner's design, a hybrid memory, the stretch.
 
-``check_fusion(fuse)`` grades exercise 04.1 by three properties, not by one answer, so
+``check_fusion(fuse)`` grades exercise 04.1 by properties, not by one answer, so
 RRF, a vote count or any other reasonable design passes: ``fuse(vector, keyword)``
 (each a list of ids, best first; the vector ranking holds every id, the keyword
 ranking those that share a word) returns every id once (complete); never puts an id
 above one that is at least as high in both rankings and higher in one (agreement
 wins); lets a keyword vote decide between vector neighbours (the keyword ranking
-counts); and ranks the same whatever the ids are called (neutral). Cases go from
+counts); lets each ranking's order count, so between neighbours of one ranking the
+other's 1st beats its last once it holds 4 ids (each order counts); and ranks the
+same whatever the ids are called (neutral). Cases go from
 the smallest up (every case of 2, 3 and 4 ids, then random ones), so the first
 failure reported is the smallest, with a hint.
 
@@ -34,7 +36,7 @@ SOLUTION = "lesson04"
 
 EXERCISES = [
     Exercise("04.1", designs="a fusion of two rankings with stated properties (complete, agreement wins, the "
-             "keyword ranking counts, neutral); RRF is one answer", kind="design", minutes=25,
+             "keyword ranking counts, each order counts, neutral); RRF is one answer", kind="design", minutes=25,
              solution=("rrf_fuse", "votes_fuse"), check="check_fusion"),
     Exercise("04.2", designs="optional: a hybrid memory of your own (unit-vector matrix, BM25Index, RRF) that ranks "
              "exactly like HybridMemory's RRF mode", kind="specification", minutes=30, solution=("MyHybridMemory",)),
@@ -93,12 +95,35 @@ def _problem(fuse: Callable, vector: list[str], keyword: list[str]) -> str | Non
                     f"it, not {upper!r}; yet {upper!r} comes first. Hint: the keyword ranking counts, one vote from "
                     f"it must outweigh a single step of the vector ranking (a fusion that only breaks ties with it "
                     f"ignores it almost always)")
+    problem = _each_order_counts(ids, vector, keyword, call)
+    if problem:
+        return problem
     renamed = {item: f"z{99 - int(item[1:])}" for item in vector}  # reverses the ids' alphabetical order
     again = _order(fuse, [renamed[i] for i in vector], [renamed[i] for i in keyword])
     if again != [renamed[i] for i in ids]:
         return (f"{call}, but with the ids renamed {dict(itertools.islice(renamed.items(), 3))} … it ranks them "
                 f"differently. Hint: neutral, the order must come from the rankings, not from the ids' names "
                 f"(break ties by a rank, not by sorting ids)")
+    return None
+
+
+def _each_order_counts(ids: list[str], vector: list[str], keyword: list[str], call: str) -> str | None:
+    """Between neighbours of one ranking, the other ranking's 1st beats its last once that ranking holds 4 ids.
+
+    Refuses the rules that read one ranking as a filter and ignore the other's order (keyword hits first in
+    keyword order, or in vector order, then the rest): RRF, a vote count and weighted RRF all pass it.
+    """
+    at = {item: i for i, item in enumerate(ids)}
+    for name, this, other in (("vector", vector, keyword), ("keyword", keyword, vector)):
+        if len(other) < 4:
+            continue
+        first, last = other[0], other[-1]
+        for upper, lower in zip(this, this[1:]):
+            if upper == last and lower == first and at[upper] < at[lower]:
+                return (f"{call}: {lower!r} is right below {upper!r} in the {name} ranking, and the other ranking "
+                        f"puts {lower!r} 1st and {upper!r} last; yet {upper!r} comes first. Hint: each ranking's "
+                        f"order counts, one step in one ranking must not outweigh the whole length of the other "
+                        f"(a rule that takes one ranking's hits first and ignores the other's order fails here)")
     return None
 
 
@@ -109,7 +134,7 @@ def _fusion_test(fuse: Callable) -> None:
 
 
 def check_fusion(fuse: Callable[[list[str], list[str]], list]) -> bool:
-    """Check exercise 04.1: ``fuse(vector, keyword)`` returns every id once, best first, with the four properties."""
+    """Check exercise 04.1: ``fuse(vector, keyword)`` returns every id once, best first, with the five properties."""
     return check("Exercise 04.1 (your fusion)", lambda: _fusion_test(fuse), SOLUTION)
 
 
