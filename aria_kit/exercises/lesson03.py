@@ -179,7 +179,7 @@ def check_bm25_index(cls: Callable[..., Any]) -> bool:
 def _stemmer_test(stem_tokenize: Callable[[str], list[str]]) -> None:
     got = stem_tokenize("The data was stored; storage matters.")  # a stub raises NotImplementedError here
     assert isinstance(got, list) and all(isinstance(t, str) for t in got), "return a list of str tokens"
-    families = [("stored", "storage", "stores", "store"), ("use", "uses", "used", "using"),
+    families = [("stored", "stores", "store"), ("use", "uses", "used", "using"),
                 ("replicate", "replicates", "replicated")]
     for family in families:
         stems = {tuple(stem_tokenize(word)) for word in family}

@@ -6,7 +6,7 @@ import math
 from lesson_claims import Claim, Lesson
 from rank_bm25 import BM25Okapi
 
-from aria_kit.bm25 import BM25Index, tokenize
+from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize
 from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.evaluation import EVAL_MEMORIES
 from aria_kit.exercises import lesson03
@@ -144,6 +144,9 @@ RUST = ["Rust, Rust, Rust, Rust!", "Rust is fun here"]
 
 
 CLAIMS = [
+    Claim("drops the words of `aria_kit.bm25.STOPWORDS` from queries by default",
+          lambda: tokenize("the data is") == ["the", "data", "is"] and {"the", "is"} <= STOPWORDS
+          and inspect.signature(HybridMemory).parameters["stopwords"].default is STOPWORDS),
     Claim("vector search ranked the wrong order first for \"order 4812\"",
           lambda: "order 4812  mem_0014         2  mem_0007" in Lesson("02_embeddings").output('("order 4812", "mem_0014")')),
     Claim("`4821` is one token", lambda: tokenize("Order #4821") == ["order", "4821"]),
@@ -219,8 +222,8 @@ EXEMPT = {
     "(\"best match 25\")": "the name BM25",
     "Four ideas are packed into it": "announces the four sections that follow (tokenisation, tf, idf, length)",
     "Two consequences to keep in mind.": "announces the two sentences that follow",
-    "There is no list of stop words either": "cell 2 shows 'the' and 'is' as tokens",
     "Section 3 answers": "a section number",
+    "Will the three documents that contain \"alice\" score": "a prediction prompt; the table below it answers",
     "mentions a query word twice": "the idea of saturation, shown by cell 4's table",
     "BM25 makes each extra occurrence count less": "a property of the formula, shown by cell 4's table",
     "tells us nothing; a word found in one document": "the idea of idf, shown by cell 6's table",
