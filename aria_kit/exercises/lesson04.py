@@ -212,6 +212,19 @@ def _key_both_lists_by_a_hair() -> str:
                       "c": fused[0][0] == "a", "d": scores["b"] == scores["c"]})
 
 
+def _key_sum_against_rrf() -> str:
+    """04: P (0.58, 0.9), Q (0.21, 3.2), R (0.47, no match): first by the plain sum, first by RRF (k = 60)."""
+    from aria_kit.fusion import reciprocal_rank_fusion
+
+    cosine, bm25 = {"P": 0.58, "Q": 0.21, "R": 0.47}, {"P": 0.9, "Q": 3.2, "R": 0.0}
+    by_sum = max(cosine, key=lambda m: cosine[m] + bm25[m])
+    vector = sorted(cosine, key=lambda m: -cosine[m])
+    keyword = [m for m in sorted(bm25, key=lambda m: -bm25[m]) if bm25[m] > 0]
+    by_rrf = reciprocal_rank_fusion([vector, keyword], k=60)[0][0]
+    return only_true({"a": by_sum == by_rrf == "Q", "b": (by_sum, by_rrf) == ("Q", "P"),
+                      "c": by_sum == by_rrf == "P", "d": (by_sum, by_rrf) == ("P", "Q")})
+
+
 def _key_small_k_flips() -> str:
     """04: RRF of [a, b, c, d] and [d, b], k = 60 and then k = 1."""
     from aria_kit.fusion import reciprocal_rank_fusion
@@ -238,19 +251,19 @@ QUIZ = Quiz("Lesson 04", [
          "d": "RRF adds reciprocals, not ranks: 1/61 + 1/63 and 2/62 differ in the fifth decimal."},
         kind="predict", case=('[["a", "b", "c"], ["c", "b"]]',), compute=_key_both_lists_by_a_hair),
     Question(
-        "Memory P has cosine 0.62 and BM25 0; memory Q has cosine 0.20 and BM25 1.1. You rank by the plain sum of "
-        "the two scores. What goes wrong?",
-        {"a": "Nothing: both are similarity scores for the same query, so adding them is fair.",
-         "b": "Only the size: the sum must be halved, the mean of the two, to stay a similarity.",
-         "c": "Q wins, 1.30 to 0.62, because BM25 runs on a larger scale; the sum is mostly BM25.",
-         "d": "Nothing: Q shares a word with the query, and an exact word is stronger evidence than any cosine."},
-        "c", "a cosine stays below 1 while BM25 has no upper bound and shifts as memories are added; RRF uses "
-             "only the positions, so neither scale drowns the other.",
-        {"a": "they are on different scales: 0.62 + 0 is less than 0.20 + 1.1, so BM25 alone decided.",
-         "b": "halving every sum changes no order: Q still wins, 0.65 to 0.31; the trouble is the scales, not the size.",
-         "d": "the sum would put Q first for any BM25 score near 1, however common the shared word: the scale "
-              "decides, not the evidence."},
-        kind="explain", case=("cosine 0.62", "BM25 1.1")),
+        "Three memories for one query: P has cosine 0.58 and BM25 0.9, Q has cosine 0.21 and BM25 3.2, R has "
+        "cosine 0.47 and BM25 0 (no shared word). Which memory comes first under the plain sum of the two scores, "
+        "and which under RRF (k = 60)?",
+        {"a": "Q under both: RRF follows Q's big BM25 lead too",
+         "b": "Q under the sum, P under RRF",
+         "c": "P under both: a cosine of 0.58 is the strongest evidence either way",
+         "d": "P under the sum, Q under RRF: RRF rewards a first place most"},
+        "b", "the sum is mostly BM25 (Q: 0.21 + 3.2), whose scale has no upper bound; RRF sees only positions: P is "
+             "1st by cosine and 2nd by BM25, Q 3rd and 1st, and 1/61 + 1/62 is a hair more than 1/63 + 1/61.",
+        {"a": "RRF sees ranks, not the size of a lead: Q's 3.2 counts as a 1st place, no more.",
+         "c": "the sum gives Q 3.41 and P 1.48: BM25's scale decides, which is what goes wrong with adding.",
+         "d": "at k = 60 a 1st place earns 1/61 and a 2nd 1/62, nearly the same; it is the sum that Q's BM25 sways."},
+        kind="predict", case=("cosine 0.58", "BM25 3.2"), compute=_key_sum_against_rrf),
     Question(
         "With k = 60, RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first. "
         "Lower k to 1. Which id comes first now?",
