@@ -81,7 +81,19 @@ def _tools() -> bool:
     return True
 
 
+def _every_pin_is_checked() -> bool:
+    from pathlib import Path
+
+    pinned = [line.split("#")[0].split("==")[0].strip().lower()
+              for line in (Path(__file__).resolve().parents[2] / "requirements.txt").read_text().splitlines()
+              if "==" in line.split("#")[0]]
+    shown = [line.split()[0] for line in LESSON.output('title="Runtime dependencies"').splitlines()[3:] if line.strip()]
+    assert "snowballstemmer" in pinned and shown == pinned, (shown, pinned)
+    return True
+
+
 CLAIMS = [
+    Claim("the list of every package the lessons need, imports each one", _every_pin_is_checked),
     # The default fusion, stated in the opening, the lesson table and quiz Q1's explanation (issue 20).
     Claim("Aria's memory search is the heart of the course",
           names_the_default_search(LESSON, "Aria's memory search is the heart of the course", stems=True)),
@@ -120,7 +132,6 @@ EXEMPT = {
     "| 0": "the lesson table: the digits are lesson numbers",
     "| 1": "the lesson table: the digits are lesson numbers",
     "Lessons 00–09 build the agent": "lesson numbers",
-    "next to the one pinned in": "'the one pinned' is a pronoun, not a count",
     "Then we ask one question.": "describes the next cell, which asks a single question",
     "and a wrong one tells you why it is wrong": "'a wrong one' is a pronoun, not a count",
     "with the three memories appended, as one system message": "a wrong option; the claim on option b shows the "
