@@ -61,6 +61,16 @@ def _keyword_half_widens() -> bool:
     return True
 
 
+def _toy_and_hybrid_differ() -> bool:
+    top = {}
+    for line in LESSON.output(TWO_MEMORIES).splitlines():
+        for name in (" toy ", " hybrid "):
+            if name in line:
+                top.setdefault(line.split(name)[0].strip(), {})[name.strip()] = line.split(name)[1].split()[0]
+    assert len(top) == 2 and all(row["toy"] != row["hybrid"] for row in top.values()), top
+    return True
+
+
 def _four_tools() -> bool:
     from aria_kit.hybrid_memory import HybridMemory
     from aria_kit.tools import default_tools
@@ -116,6 +126,8 @@ CLAIMS = [
           and '"fused": 0.0164, "cosine": 0.0, "bm25": 0.0}' in LESSON.output('step.kind == "tool"').splitlines()[1]),
     Claim("Step 3's tool result, in full, is what the model read",
           lambda: LESSON.output("turn = toy_agent.last_turn").splitlines()[5].split()[:2] == ["3", "tool"]),
+    Claim("the toy and HybridMemory recall different facts for the same questions (section 4)", _toy_and_hybrid_differ),
+    Claim("the agent's recall and the memory tools do, through the same four methods", _memory_has_four_methods),
     Claim("the four standard tools", _four_tools),
     Claim("Store the seven demo facts in both memories and ask two questions",
           lambda: len(DEMO_FACTS) == 7 and LESSON.output(TWO_MEMORIES).count("?") == 4),
