@@ -279,6 +279,9 @@ CLAIMS = [
         for h in _showdown_search(q)[:1])),
     Claim("vector search puts the order with that number 4th", lambda: (_rank("5190", "mem_0013").vector,
           _rank("5190", "mem_0013").fused) == (4, 1) and sum("5190" in tokenize(t) for t, _ in EVAL_MEMORIES) == 1),
+    Claim("behind an invoice, a review rule and a snapshot fact", lambda: [
+        r.text.split()[0] for r in sorted(_ranks("5190"), key=lambda r: r.vector)[:3]] == ["Invoice", "Bob", "VelocityDB"]
+        and "snapshot" in sorted(_ranks("5190"), key=lambda r: r.vector)[2].text),
     Claim("the Prometheus memory is only 6th by cosine",
           lambda: (lambda r: (r.vector, r.keyword, r.fused) == (6, 4, 2))(_rank(
               "Which dashboards track the database?", "mem_0031"))),
