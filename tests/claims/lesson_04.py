@@ -220,6 +220,13 @@ def _one_colour_per_memory_in_every_chart() -> bool:
     return True
 
 
+def _slider_chart_lives_in_its_widget() -> bool:
+    cell = next(cell for cell in LESSON.notebook.cells if "k_slider" in cell.source)
+    assert "drink_chart.append_display_data(figure)" in cell.source
+    assert not any("image/png" in output.get("data", {}) for output in cell.outputs), "the chart left its widget"
+    return "for k in (1, 5, 20, 60, 100)" in LESSON.cell(LESSON.notebook.cells.index(cell) + 2).source
+
+
 def _python_redraws_the_chart() -> bool:
     source = next(cell.source for cell in LESSON.notebook.cells if "k_slider" in cell.source)
     assert 'k_slider.observe(redraw_drink, "value")' in source and "jslink" not in source
@@ -361,7 +368,8 @@ CLAIMS += [
         "## 5. The convex mix" in cell.source for cell in LESSON.notebook.cells)),
     Claim("`check_fusion` tries every case of 2, 3 and 4 ids", _fusion_cases_2_3_4_then_random),
     Claim("Each memory keeps its colour in every chart of this lesson.", _one_colour_per_memory_in_every_chart),
-    Claim("Python redraws the chart.)", _python_redraws_the_chart),
+    Claim("Python redraws the chart.", _python_redraws_the_chart),
+    Claim("A saved page shows no chart here; the table below holds its numbers.)", _slider_chart_lives_in_its_widget),
     Claim("RRF throws the scores away.", _rrf_ignores_the_scores),
     Claim("The other classic way keeps them, once both are on one scale", _rrf_ignores_the_scores),
     Claim("with each maximum taken over the memories for this query", _convex_formula),
