@@ -60,6 +60,30 @@ def _weighted_rrf(vector, keyword):
     return sorted(scores, key=lambda item: -scores[item])
 
 
+def _keyword_hits_first(vector, keyword):
+    """Not a fusion: the keyword hits in keyword order, then the rest in vector order (the vector order is lost)."""
+    return list(keyword) + [item for item in vector if item not in keyword]
+
+
+def _keyword_filter_by_cosine(vector, keyword):
+    """Not a fusion: the keyword hits in vector order, then the rest (the keyword order is lost)."""
+    return [item for item in vector if item in keyword] + [item for item in vector if item not in keyword]
+
+
+def _borda(vector, keyword):
+    """Another design that passes: Borda points, n − rank from each ranking, a missing id scores 0."""
+    n = len(vector)
+    points = {item: n - rank for rank, item in enumerate(vector)}
+    for rank, item in enumerate(keyword):
+        points[item] += n - rank
+    return sorted(vector, key=lambda item: -points[item])
+
+
+@pytest.mark.parametrize("wrong", [_keyword_hits_first, _keyword_filter_by_cosine])
+def test_check_fusion_refuses_a_rule_that_ignores_one_rankings_order(wrong, capsys):
+    assert_refused(lesson04.check_fusion(wrong), capsys, "each ranking's order counts")
+
+
 @pytest.mark.parametrize("wrong, message", [
     (_vector_only, "the keyword ranking counts"),
     (_best_rank_only, "the keyword ranking counts"),
@@ -77,7 +101,7 @@ def test_the_failing_case_reported_is_the_smallest(capsys):
     assert "fuse(['m1', 'm2'], ['m2'])" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("design", [rrf_fuse, votes_fuse, _weighted_rrf])
+@pytest.mark.parametrize("design", [rrf_fuse, votes_fuse, _weighted_rrf, _borda])
 def test_any_reasonable_design_passes(design, capsys):
     assert lesson04.check_fusion(design) is True, capsys.readouterr().out
 

@@ -8,7 +8,7 @@ one stretch) and ``QUIZ``.
 from __future__ import annotations
 
 from aria_kit.exercises.catalogue import Exercise
-from aria_kit.exercises.quiz import Question, Quiz
+from aria_kit.exercises.quiz import Question, Quiz, only_true
 
 EXERCISES = [
     Exercise("Stretch 00", designs="three questions with the memory you expect the agent to quote, and an "
@@ -16,21 +16,64 @@ EXERCISES = [
              solution=("predict_then_ask",)),
 ]
 
+# The keys of the predict questions below, computed: each runs the kit on its question's case and returns
+# the letter of the option that came true (tests/test_quiz_kinds.py compares it with the key).
+
+
+def _key_new_ticket() -> str:
+    """00: the seven demo facts plus a ticket; which memory does the offline agent quote for its number?"""
+    import contextlib
+    import io
+
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.offline import OfflineProvider
+
+    with contextlib.redirect_stdout(io.StringIO()):  # make_agent prints which model answers
+        agent = make_agent()
+    assert isinstance(agent.llm, OfflineProvider), "the question is about the offline agent"
+    seed_memory(agent.memory)
+    assert agent.memory.store("Ticket OPS-2207 waits on a disk quota.") == "mem_0008"
+    answer = agent.chat("What do you know about ticket 2207?")
+    quoted = {key for key, memory_id in {"a": "mem_0008", "b": "mem_0007", "d": "mem_0005"}.items()
+              if f"[{memory_id}]" in answer}
+    return only_true({"a": quoted == {"a"}, "b": quoted == {"b"}, "c": not quoted, "d": quoted == {"d"}})
+
+
+def _key_base_url_alone() -> str:
+    """00: OPENAI_BASE_URL set to a local server, no OPENAI_API_KEY: which provider does the kit choose?"""
+    import os
+    from unittest import mock
+
+    from aria_kit.offline import OfflineProvider
+    from aria_kit.openai_provider import OpenAIProvider, default_provider
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    env["OPENAI_BASE_URL"] = "http://127.0.0.1:9000/v1"
+    with mock.patch.dict(os.environ, env, clear=True):
+        try:
+            provider = default_provider(verbose=False)
+        except Exception:  # noqa: BLE001  (option d: building it fails)
+            return "d"
+    local = isinstance(provider, OpenAIProvider) and "127.0.0.1:9000" in str(provider.client.base_url)
+    return only_true({"a": isinstance(provider, OfflineProvider), "b": local,
+                      "c": isinstance(provider, OpenAIProvider) and not local, "d": False})
+
+
 QUIZ = Quiz("Lesson 00", [
     Question(
-        "In section 3 the agent answered 'What are the details of order 4821?' from mem_0007, the order fact. "
-        "Which half of memory search is sure to rank that fact first?",
-        {"a": "Keyword search (BM25): 'order' and '4821' occur in that fact and in no other.",
-         "b": "Vector search: an embedding keeps the exact digits of a number.",
-         "c": "Neither: the chat model reads all seven facts and picks the one that fits.",
-         "d": "Search by category: the fact is filed under 'order'."},
+        "After section 3, you store 'Ticket OPS-2207 waits on a disk quota.' in the agent's memory (it becomes "
+        "mem_0008) and ask 'What do you know about ticket 2207?'. Which memory does the offline agent quote?",
+        {"a": "mem_0008, the ticket: its number is a word no other memory holds",
+         "b": "mem_0007, the order: to the search one four-digit number looks much like another",
+         "c": "None: a memory stored between turns is only searchable after the agent restarts",
+         "d": "mem_0005, the deadline: a ticket that waits is closest in meaning to a deadline"},
         "a", "vector search finds paraphrases, BM25 finds exact words such as ids; the kit's default fuses the two "
              "with a convex mix, weight 0.5 on each normalised score, so an exact match carries the fact up "
              "(lesson 04).",
-        {"b": "the embedding model averages token vectors, so '4821' and '4812' look alike to it (lesson 02).",
-         "c": "recall runs before the model is called, and the model only sees what the search returned.",
-         "d": "memories carry a category, but search ranks by text; nothing looks at the category."},
-        kind="explain", case=("order 4821",)),
+        {"b": "BM25 matches '2207' as a whole token, and only the ticket holds it; '4821' shares no token with it.",
+         "c": "store adds the memory to the index at once; the next search sees it.",
+         "d": "the search ranks by shared words and by meaning; the ticket shares two words with the question."},
+        kind="predict", case=("OPS-2207",), compute=_key_new_ticket),
     Question(
         "With no key set, you tell Aria 'Remember that my badge number is 7731.' Which rows will the record of that "
         "turn show, in order?",
@@ -61,22 +104,16 @@ QUIZ = Quiz("Lesson 00", [
          "d": "a file in the project folder travels with it: it is copied, shared and committed like the code."},
         kind="choose", case=("JupyterHub",)),
     Question(
-        "On the third turn of a chat, Aria recalls three memories for 'Who leads the infrastructure team?'. "
-        "In what order does the request the agent sends the model hold its parts?",
-        {"a": "The persona's instructions with the three memories appended, as one system message; then the "
-              "earlier turns; then the new message.",
-         "b": "The persona's instructions as the system message, the same bytes every request; then the earlier "
-              "turns; then the three memories in a message of their own; then the new message.",
-         "c": "The three memories, then the new message: the model still remembers the earlier turns from the "
-              "requests before.",
-         "d": "The persona's instructions and the new message only; the model reads memories only by calling "
-              "memory_search."},
-        "b", "what stays the same comes first and what changes every turn comes last, so each request starts "
-             "with everything the one before it held (lesson 08 takes a request apart).",
-        {"a": "the recalled memories change every turn; inside the system message they would change its bytes on "
-              "every request, so they go in a message of their own after the history.",
-         "c": "a chat model keeps nothing between requests: the agent sends the earlier turns again each time.",
-         "d": "recall runs before the model is asked, and its hits are sent with the request; memory_search is "
-              "for looking further."},
-        kind="explain", case=("Who leads the infrastructure team?",)),
+        "On your own computer you run a model server at http://127.0.0.1:9000/v1, export OPENAI_BASE_URL with that "
+        "address, set no OPENAI_API_KEY, and start JupyterLab. What does make_agent() answer with?",
+        {"a": "The offline stand-in: without OPENAI_API_KEY the kit stays offline",
+         "b": "The model on your server: either variable switches the kit to its OpenAI-compatible provider",
+         "c": "gpt-4o-mini on OpenAI's servers: OPENAI_BASE_URL only matters once a key is set",
+         "d": "An error when the agent is built: the OpenAI client refuses to start without a key"},
+        "b", "the kit leaves offline mode when OPENAI_API_KEY or OPENAI_BASE_URL is set; a local server needs no key, "
+             "and make_agent() prints one line saying which model answers.",
+        {"a": "a key is only one of the two variables; a base URL alone is enough for a server on your machine.",
+         "c": "the base URL says where requests go; with it set, nothing is sent to OpenAI's servers.",
+         "d": "the kit builds the client without a key for a base URL; a server that wants one answers with an error."},
+        kind="predict", case=("127.0.0.1:9000",), compute=_key_base_url_alone),
 ])

@@ -240,15 +240,17 @@ def _key_tie_newest_first() -> str:
 QUIZ = Quiz("Lesson 01", [
     Question(
         "Why does the agent loop talk to a MemoryBackend rather than to HybridMemory directly?",
-        {"a": "Because HybridMemory is too slow to call directly.",
+        {"a": "So every memory plugged in is sure to return the same hits for the same query.",
          "b": "So any memory that keeps the contract can be plugged in without editing the loop.",
          "c": "So the loop can check with isinstance which memory it was given and call that class's extra methods.",
-         "d": "So the memory can run on another machine."},
+         "d": "So the model can call the memory's methods itself, without going through a tool."},
         "b", "the loop depends on four methods, not on one implementation; swapping is a one-line change.",
-        {"a": "speed has nothing to do with it: the agent calls exactly the same methods either way.",
+        {"a": "a contract fixes the calls and the kind of answer, not the ranking: the toy and HybridMemory "
+              "recall different facts for the same questions (section 4).",
          "c": "the loop never asks which class it has and calls only the four contract methods: that is what lets any "
               "memory in.",
-         "d": "a contract says nothing about where the code runs; HybridMemory runs in this process."},
+         "d": "the model never calls the memory: the agent's recall and the memory tools do, through the same "
+              "four methods."},
         kind="recall"),
     Question(
         "`class QuietEmbedder(Embedder)` sets `name = \"quiet\"` and `dim = 8` but writes no `embed`. Which line "

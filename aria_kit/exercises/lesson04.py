@@ -1,12 +1,14 @@
 """Exercise checks for lesson 04 (hybrid search): a fusion of the learner's design, a hybrid memory, the stretch.
 
-``check_fusion(fuse)`` grades exercise 04.1 by three properties, not by one answer, so
+``check_fusion(fuse)`` grades exercise 04.1 by properties, not by one answer, so
 RRF, a vote count or any other reasonable design passes: ``fuse(vector, keyword)``
 (each a list of ids, best first; the vector ranking holds every id, the keyword
 ranking those that share a word) returns every id once (complete); never puts an id
 above one that is at least as high in both rankings and higher in one (agreement
 wins); lets a keyword vote decide between vector neighbours (the keyword ranking
-counts); and ranks the same whatever the ids are called (neutral). Cases go from
+counts); lets each ranking's order count, so between neighbours of one ranking the
+other's 1st beats its last once it holds 4 ids (each order counts); and ranks the
+same whatever the ids are called (neutral). Cases go from
 the smallest up (every case of 2, 3 and 4 ids, then random ones), so the first
 failure reported is the smallest, with a hint.
 
@@ -34,7 +36,7 @@ SOLUTION = "lesson04"
 
 EXERCISES = [
     Exercise("04.1", designs="a fusion of two rankings with stated properties (complete, agreement wins, the "
-             "keyword ranking counts, neutral); RRF is one answer", kind="design", minutes=25,
+             "keyword ranking counts, each order counts, neutral); RRF is one answer", kind="design", minutes=25,
              solution=("rrf_fuse", "votes_fuse"), check="check_fusion"),
     Exercise("04.2", designs="optional: a hybrid memory of your own (unit-vector matrix, BM25Index, RRF) that ranks "
              "exactly like HybridMemory's RRF mode", kind="specification", minutes=30, solution=("MyHybridMemory",)),
@@ -93,12 +95,35 @@ def _problem(fuse: Callable, vector: list[str], keyword: list[str]) -> str | Non
                     f"it, not {upper!r}; yet {upper!r} comes first. Hint: the keyword ranking counts, one vote from "
                     f"it must outweigh a single step of the vector ranking (a fusion that only breaks ties with it "
                     f"ignores it almost always)")
+    problem = _each_order_counts(ids, vector, keyword, call)
+    if problem:
+        return problem
     renamed = {item: f"z{99 - int(item[1:])}" for item in vector}  # reverses the ids' alphabetical order
     again = _order(fuse, [renamed[i] for i in vector], [renamed[i] for i in keyword])
     if again != [renamed[i] for i in ids]:
         return (f"{call}, but with the ids renamed {dict(itertools.islice(renamed.items(), 3))} … it ranks them "
                 f"differently. Hint: neutral, the order must come from the rankings, not from the ids' names "
                 f"(break ties by a rank, not by sorting ids)")
+    return None
+
+
+def _each_order_counts(ids: list[str], vector: list[str], keyword: list[str], call: str) -> str | None:
+    """Between neighbours of one ranking, the other ranking's 1st beats its last once that ranking holds 4 ids.
+
+    Refuses the rules that read one ranking as a filter and ignore the other's order (keyword hits first in
+    keyword order, or in vector order, then the rest): RRF, a vote count and weighted RRF all pass it.
+    """
+    at = {item: i for i, item in enumerate(ids)}
+    for name, this, other in (("vector", vector, keyword), ("keyword", keyword, vector)):
+        if len(other) < 4:
+            continue
+        first, last = other[0], other[-1]
+        for upper, lower in zip(this, this[1:]):
+            if upper == last and lower == first and at[upper] < at[lower]:
+                return (f"{call}: {lower!r} is right below {upper!r} in the {name} ranking, and the other ranking "
+                        f"puts {lower!r} 1st and {upper!r} last; yet {upper!r} comes first. Hint: each ranking's "
+                        f"order counts, one step in one ranking must not outweigh the whole length of the other "
+                        f"(a rule that takes one ranking's hits first and ignores the other's order fails here)")
     return None
 
 
@@ -109,7 +134,7 @@ def _fusion_test(fuse: Callable) -> None:
 
 
 def check_fusion(fuse: Callable[[list[str], list[str]], list]) -> bool:
-    """Check exercise 04.1: ``fuse(vector, keyword)`` returns every id once, best first, with the four properties."""
+    """Check exercise 04.1: ``fuse(vector, keyword)`` returns every id once, best first, with the five properties."""
     return check("Exercise 04.1 (your fusion)", lambda: _fusion_test(fuse), SOLUTION)
 
 
@@ -187,6 +212,19 @@ def _key_both_lists_by_a_hair() -> str:
                       "c": fused[0][0] == "a", "d": scores["b"] == scores["c"]})
 
 
+def _key_sum_against_rrf() -> str:
+    """04: P (0.58, 0.9), Q (0.21, 3.2), R (0.47, no match): first by the plain sum, first by RRF (k = 60)."""
+    from aria_kit.fusion import reciprocal_rank_fusion
+
+    cosine, bm25 = {"P": 0.58, "Q": 0.21, "R": 0.47}, {"P": 0.9, "Q": 3.2, "R": 0.0}
+    by_sum = max(cosine, key=lambda m: cosine[m] + bm25[m])
+    vector = sorted(cosine, key=lambda m: -cosine[m])
+    keyword = [m for m in sorted(bm25, key=lambda m: -bm25[m]) if bm25[m] > 0]
+    by_rrf = reciprocal_rank_fusion([vector, keyword], k=60)[0][0]
+    return only_true({"a": by_sum == by_rrf == "Q", "b": (by_sum, by_rrf) == ("Q", "P"),
+                      "c": by_sum == by_rrf == "P", "d": (by_sum, by_rrf) == ("P", "Q")})
+
+
 def _key_small_k_flips() -> str:
     """04: RRF of [a, b, c, d] and [d, b], k = 60 and then k = 1."""
     from aria_kit.fusion import reciprocal_rank_fusion
@@ -213,19 +251,19 @@ QUIZ = Quiz("Lesson 04", [
          "d": "RRF adds reciprocals, not ranks: 1/61 + 1/63 and 2/62 differ in the fifth decimal."},
         kind="predict", case=('[["a", "b", "c"], ["c", "b"]]',), compute=_key_both_lists_by_a_hair),
     Question(
-        "Memory P has cosine 0.62 and BM25 0; memory Q has cosine 0.20 and BM25 1.1. You rank by the plain sum of "
-        "the two scores. What goes wrong?",
-        {"a": "Nothing: both are similarity scores for the same query, so adding them is fair.",
-         "b": "Only the size: the sum must be halved, the mean of the two, to stay a similarity.",
-         "c": "Q wins, 1.30 to 0.62, because BM25 runs on a larger scale; the sum is mostly BM25.",
-         "d": "Nothing: Q shares a word with the query, and an exact word is stronger evidence than any cosine."},
-        "c", "a cosine stays below 1 while BM25 has no upper bound and shifts as memories are added; RRF uses "
-             "only the positions, so neither scale drowns the other.",
-        {"a": "they are on different scales: 0.62 + 0 is less than 0.20 + 1.1, so BM25 alone decided.",
-         "b": "halving every sum changes no order: Q still wins, 0.65 to 0.31; the trouble is the scales, not the size.",
-         "d": "the sum would put Q first for any BM25 score near 1, however common the shared word: the scale "
-              "decides, not the evidence."},
-        kind="explain", case=("cosine 0.62", "BM25 1.1")),
+        "Three memories for one query: P has cosine 0.58 and BM25 0.9, Q has cosine 0.21 and BM25 3.2, R has "
+        "cosine 0.47 and BM25 0 (no shared word). Which memory comes first under the plain sum of the two scores, "
+        "and which under RRF (k = 60)?",
+        {"a": "Q under both: RRF follows Q's big BM25 lead too",
+         "b": "Q under the sum, P under RRF",
+         "c": "P under both: a cosine of 0.58 is the strongest evidence either way",
+         "d": "P under the sum, Q under RRF: RRF rewards a first place most"},
+        "b", "the sum is mostly BM25 (Q: 0.21 + 3.2), whose scale has no upper bound; RRF sees only positions: P is "
+             "1st by cosine and 2nd by BM25, Q 3rd and 1st, and 1/61 + 1/62 is a hair more than 1/63 + 1/61.",
+        {"a": "RRF sees ranks, not the size of a lead: Q's 3.2 counts as a 1st place, no more.",
+         "c": "the sum gives Q 3.41 and P 1.48: BM25's scale decides, which is what goes wrong with adding.",
+         "d": "at k = 60 a 1st place earns 1/61 and a 2nd 1/62, nearly the same; it is the sum that Q's BM25 sways."},
+        kind="predict", case=("cosine 0.58", "BM25 3.2"), compute=_key_sum_against_rrf),
     Question(
         "With k = 60, RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first. "
         "Lower k to 1. Which id comes first now?",

@@ -101,11 +101,6 @@ def _q1_arithmetic() -> bool:
     return _key_holds(1)
 
 
-def _q2_sums() -> bool:
-    p_sum, q_sum = 0.62 + 0.0, 0.20 + 1.1
-    return round(q_sum, 2) == 1.30 and p_sum < q_sum
-
-
 def _q3_arithmetic() -> bool:
     rankings = [["a", "b", "c", "d"], ["d", "b"]]
     at_1, at_60 = _fused(rankings, 1), _fused(rankings, 60)
@@ -164,15 +159,41 @@ def _fusion_cases_2_3_4_then_random() -> bool:
 
 def _two_fusions_table() -> dict[str, list[int]]:
     lines = LESSON.output("convex_memory.store_many(texts)").splitlines()[3:]
-    return {line.split()[-3]: [int(x) for x in line.split()[-2:]] for line in lines if line.strip()}
+    return {line.split()[-4]: [int(x) for x in line.split()[-3:]] for line in lines if line.strip()}
 
 
 def _two_fusions_takeaway() -> bool:
     table = _two_fusions_table()
-    assert table["mem_0013"] == [1, 1] and table["mem_0031"] == [2, 2] and table["mem_0015"] == [16, 14], table
+    assert table["mem_0013"][:2] == [1, 1] and table["mem_0031"][:2] == [2, 2] and table["mem_0015"][:2] == [16, 14], table
     memory = HybridMemory(_memory().embedder, fusion=ConvexFusion(0.5), stopwords=(), stemming=False)
     memory.store_many([t for t, _ in EVAL_MEMORIES])
     return [h.id for h in memory.search(DRINK, top_k=31)].index("mem_0015") + 1 == 14
+
+
+def _the_default_rescues_coffee() -> bool:
+    table = _two_fusions_table()
+    assert [table[a][2] for a in ("mem_0013", "mem_0031", "mem_0015")] == [1, 6, 1], table
+    default = HybridMemory(_memory().embedder)
+    assert isinstance(default.fusion, ConvexFusion) and default._stemming and {"the", "in"} <= default.stopwords
+    assert tokenize("drink drinks", stem=True) == ["drink", "drink"]
+    default.store_many([t for t, _ in EVAL_MEMORIES])
+    return [h.id for h in default.search(DRINK, top_k=31)].index("mem_0015") == 0
+
+
+def _each_order_counts_refuses_hits_first() -> bool:
+    from aria_kit.exercises.lesson04 import check_fusion
+
+    def hits_first(vector, keyword):
+        return list(keyword) + [item for item in vector if item not in keyword]
+
+    assert check_fusion(solved.rrf_fuse) and check_fusion(solved.votes_fuse)
+    return check_fusion(hits_first) is False
+
+
+def _q2_sum_against_rrf() -> bool:
+    assert round(0.21 + 3.2, 2) == 3.41 and round(0.58 + 0.9, 2) == 1.48
+    assert 1 / 61 + 1 / 62 > 1 / 63 + 1 / 61
+    return _key_holds(2)
 
 
 def _designs_keep_agreement_and_differ_on_a_first_place() -> bool:
@@ -199,6 +220,13 @@ def _one_colour_per_memory_in_every_chart() -> bool:
     return True
 
 
+def _slider_chart_lives_in_its_widget() -> bool:
+    cell = next(cell for cell in LESSON.notebook.cells if "k_slider" in cell.source)
+    assert "drink_chart.append_display_data(figure)" in cell.source
+    assert not any("image/png" in output.get("data", {}) for output in cell.outputs), "the chart left its widget"
+    return "for k in (1, 5, 20, 60, 100)" in LESSON.cell(LESSON.notebook.cells.index(cell) + 2).source
+
+
 def _python_redraws_the_chart() -> bool:
     source = next(cell.source for cell in LESSON.notebook.cells if "k_slider" in cell.source)
     assert 'k_slider.observe(redraw_drink, "value")' in source and "jslink" not in source
@@ -213,12 +241,22 @@ CLAIMS = [
     Claim("being in both lists is what lifts b and c above a", _q1_arithmetic),
     Claim("with k = 60 one list's 1st place (1/61) is far below two good places", _q1_arithmetic),
     Claim("1/61 + 1/63 and 2/62 differ in the fifth decimal", _q1_arithmetic),
-    Claim("Memory P has cosine 0.62 and BM25 0", _q2_sums),
-    Claim("Q wins, 1.30 to 0.62", _q2_sums),
-    Claim("0.62 + 0 is less than 0.20 + 1.1", _q2_sums),
-    Claim("Q still wins, 0.65 to 0.31", lambda: _q2_sums() and round((0.20 + 1.1) / 2, 2) == 0.65
-          and round(0.62 / 2, 2) == 0.31),
-    Claim("a cosine stays below 1 while BM25 has no upper bound", _score_ranges),
+    Claim("Three memories for one query:", _q2_sum_against_rrf),
+    Claim("P has cosine 0.58 and BM25 0.9, Q has cosine 0.21 and BM25 3.2", _q2_sum_against_rrf),
+    Claim("Which memory comes first under the plain sum of the two scores", _q2_sum_against_rrf),
+    Claim("Q under the sum, P under RRF", _q2_sum_against_rrf),
+    Claim("RRF sees ranks, not the size of a lead:", _q2_sum_against_rrf),
+    Claim("Q's 3.2 counts as a 1st place, no more.", _q2_sum_against_rrf),
+    Claim("- **Each ranking's order counts.**", lambda: _each_order_counts_refuses_hits_first()),
+    Claim("is 1st by cosine, and BM25 finds no word of the question in it",
+          lambda: _rank(DRINK, "mem_0015").vector == 1 and _rank(DRINK, "mem_0015").keyword is None),
+    Claim("and under the default itself:", _the_default_rescues_coffee),
+    Claim("the sum is mostly BM25 (Q: 0.21 + 3.2)", _q2_sum_against_rrf),
+    Claim("1/61 + 1/62 is a hair more than 1/63 + 1/61", _q2_sum_against_rrf),
+    Claim("the sum gives Q 3.41 and P 1.48", _q2_sum_against_rrf),
+    Claim("at k = 60 a 1st place earns 1/61 and a 2nd 1/62", _q2_sum_against_rrf),
+    Claim("The default `HybridMemory()` puts the coffee answer 1st", _the_default_rescues_coffee),
+    Claim("It costs the Prometheus answer four places (2nd to 6th)", _the_default_rescues_coffee),
     Claim("RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first", _q3_arithmetic),
     Claim("at k = 1, d earns 1/2 + 1/5 = 0.7", _q3_arithmetic),
     Claim("d: with a small k, one first place outweighs two second places", _q3_arithmetic),
@@ -248,6 +286,9 @@ CLAIMS = [
         for h in _showdown_search(q)[:1])),
     Claim("vector search puts the order with that number 4th", lambda: (_rank("5190", "mem_0013").vector,
           _rank("5190", "mem_0013").fused) == (4, 1) and sum("5190" in tokenize(t) for t, _ in EVAL_MEMORIES) == 1),
+    Claim("behind an invoice, a review rule and a snapshot fact", lambda: [
+        r.text.split()[0] for r in sorted(_ranks("5190"), key=lambda r: r.vector)[:3]] == ["Invoice", "Bob", "VelocityDB"]
+        and "snapshot" in sorted(_ranks("5190"), key=lambda r: r.vector)[2].text),
     Claim("the Prometheus memory is only 6th by cosine",
           lambda: (lambda r: (r.vector, r.keyword, r.fused) == (6, 4, 2))(_rank(
               "Which dashboards track the database?", "mem_0031"))),
@@ -286,12 +327,13 @@ EXEMPT = {
     "b: 2nd in both rankings, the steadiest of the three": "a wrong option; the computed key rules it out",
     "a: first place in a ranking beats everything else": "a wrong option; the computed key rules it out",
     "b and c tie exactly: their ranks add up to 4 either way": "a wrong option; the computed key rules it out",
-    "You rank by the plain sum of the two scores.": "the question's premise: 'two scores' names cosine and BM25",
-    "both are similarity scores for the same query": "a wrong option; its explanation says why",
-    "Only the size: the sum must be halved, the mean of the two": "a wrong option; its explanation says why",
-    "an exact word is stronger evidence than any cosine": "a wrong option; its explanation says why",
-    "the sum would put Q first for any BM25 score near 1": "a property of the sum, in the explanation of a wrong "
-    "option",
+    "RRF follows Q's big BM25 lead too": "a wrong option; the computed key rules it out",
+    "RRF rewards a first place most": "a wrong option; the computed key rules it out",
+    "Where will RRF ($k = 60$) put it?": "a prediction prompt; the chart and cell 22 answer it",
+    "Write your guess in `my_prediction` in the cell below": "an instruction; the chart below answers it",
+    "The cell below runs your `fuse` (Exercise 04.1)": "describes the next cell; 'the two rankings' names vector and keyword",
+    "P under both: a cosine of 0.58 is the strongest evidence": "a wrong option; the computed key rules it out",
+    "P under the sum, Q under RRF": "a wrong option; the computed key rules it out",
     "Lower k to 1.": "the question's instruction",
     "a: with a small k, the first place of the longer ranking counts most": "a wrong option; the computed key rules it out",
     "b and d tie: at k = 1 each gets 1/2 from somewhere": "a wrong option; the computed key rules it out",
@@ -326,7 +368,8 @@ CLAIMS += [
         "## 5. The convex mix" in cell.source for cell in LESSON.notebook.cells)),
     Claim("`check_fusion` tries every case of 2, 3 and 4 ids", _fusion_cases_2_3_4_then_random),
     Claim("Each memory keeps its colour in every chart of this lesson.", _one_colour_per_memory_in_every_chart),
-    Claim("Python redraws the chart.)", _python_redraws_the_chart),
+    Claim("Python redraws the chart.", _python_redraws_the_chart),
+    Claim("A saved page shows no chart here; the table below holds its numbers.)", _slider_chart_lives_in_its_widget),
     Claim("RRF throws the scores away.", _rrf_ignores_the_scores),
     Claim("The other classic way keeps them, once both are on one scale", _rrf_ignores_the_scores),
     Claim("with each maximum taken over the memories for this query", _convex_formula),
