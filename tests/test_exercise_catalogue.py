@@ -69,8 +69,6 @@ def test_warm_ups_do_not_grow_past_what_the_cold_read_found():
     assert len(_warm_ups()) <= WARM_UPS_FOUND, f"{len(_warm_ups())} warm-ups ({', '.join(_warm_ups())})"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 27: honest labels give 9 warm-ups; when at most 5 remain, "
-                                       "this passes, and strict=True asks for this marker to go")
 def test_warm_ups_are_at_most_five_in_the_whole_kit():
     assert len(_warm_ups()) <= MAX_WARM_UPS, f"{len(_warm_ups())} warm-ups ({', '.join(_warm_ups())}); at most {MAX_WARM_UPS}"
 

@@ -76,12 +76,20 @@ def test_every_module_is_on_the_lesson_map(path):
     assert _lesson_of(name) is not None, f"aria_kit/{path.relative_to(PACKAGE)} is on no lesson: add it to aria_kit.LESSONS"
 
 
+# Lesson 00 is the tour of the finished agent (its notebook runs make_agent); its quiz asks what that agent does on
+# a new case, so its computed keys run it. Those keys are the only forward imports allowed, and only these.
+QUIZ_KEYS_OF_THE_TOUR = {("exercises.lesson00", "demo"), ("exercises.lesson00", "offline"),
+                         ("exercises.lesson00", "openai_provider")}
+
+
 def test_imports_point_backward_in_the_lesson_order():
     forward = []
     for importer, imported in EDGES:
         if not imported.startswith("aria_kit."):
             continue
         target = imported.removeprefix("aria_kit.")
+        if (importer, target) in QUIZ_KEYS_OF_THE_TOUR:
+            continue
         target_lesson = _lesson_of(target)
         source_lesson = _lesson_of(importer)
         if target_lesson is not None and source_lesson is not None and target_lesson > source_lesson:
