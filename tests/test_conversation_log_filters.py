@@ -5,22 +5,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from test_conversation_log import NOW, Clock
 
 from aria_kit.conversation_log import ConversationLog
 from aria_kit.embeddings import default_embedder
 from aria_kit.hybrid_memory import HybridMemory
 
-NOW = datetime(2026, 12, 1, 15, 0, tzinfo=timezone.utc)
 INDIA = timezone(timedelta(hours=5, minutes=30))
 CATS = [f"Cats sleep about {hours} hours a day; cats nap, cats purr, cats hunt at dusk." for hours in range(60)]
-
-
-class Clock:
-    def __init__(self, at: datetime) -> None:
-        self.at = at
-
-    def __call__(self) -> datetime:
-        return self.at
 
 
 @pytest.fixture(scope="module")
