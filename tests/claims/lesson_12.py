@@ -122,7 +122,7 @@ CLAIMS = [
     Claim("between two `HybridMemory` set-ups, smallest first", _migration_check_cases),
     Claim("differs three times: convex fusion, query stop words dropped, word stems matched", _default_differs_three_times),
     Claim("The stretch task measures how far that default is from Qdrant", _default_moves_the_top3),
-    Claim("Against a `HybridMemory` that also fuses by RRF and counts every query word, the answers and the rankings",
+    Claim("against a `HybridMemory` that also fuses by RRF and counts every query word, the answers and the rankings",
           lambda: _moved("like-for-like HybridMemory →")[0] == 0 and len(_conversation_same()) == 5
           and all(line.rstrip().endswith("True") for line in _conversation_same())),
     Claim("the same seven demo facts, with the same ids", lambda: "HybridMemory: 7 memories" in LESSON.output(
@@ -167,21 +167,18 @@ CLAIMS = [
                                                                                        "21.05")
           and _readme_p50("10,000", "hybrid", "1.21") and _readme_p50("100,000", "hybrid", "9.95")),
     Claim("local mode\" took 419.40 ms at 10,000", lambda: _readme_p50("10,000", "qdrant-local", "419.40")),
-    Claim("over 100,000 memories in 0.65 ms", lambda: _readme_p50("100,000", "edge, HNSW", "0.65")),
+    Claim("hybrid query took 0.65 ms over 100,000 memories", lambda: _readme_p50("100,000", "edge, HNSW", "0.65")),
     Claim("up to 1,164 memories share one BM25 score", lambda: "up to 1,164 memories tie" in BENCH_README),
     Claim("identical for all 12 benchmark queries", lambda: "**12 of 12 with `candidates` = all** and 9 of 12"
           in BENCH_README),
 ]
 EXEMPT = {
-    "give it a memory and it uses that one instead": "'one' as a pronoun; the swap is cell 4's line",
-    "Section 6 points the same line at a server": "names a section",
-    "The three showdown queries from lesson 9, with the top 3 of each backend": "the table below has three queries by "
+    "runs Qdrant **embedded** (Qdrant Edge, in this process); section 6 points it at": "names a section",
+    "Lesson 09's three showdown queries, each backend's top 3": "the table below has three queries by "
         "three ranks; the agent's recall depth is 3 (lesson 08 claims it)",
     "A red line is a memory whose rank moves to the next column": "describes the chart's colours; that lines move is "
                                                                   "claimed by the takeaway",
-    "The two engines compute the same rankings and fuse them alike": "describes the design; the agreement is claimed",
     "One query, memory by memory": "describes the next table",
-    "An engine still has to list one first": "'one' as a pronoun",
     "The engine adds in float32, though, so `QdrantMemory` fuses once more": "describes aria_kit/qdrant_memory.py's "
         "second fusion; the equality it buys is claimed by the next sentence",
     "the kit counts ranks **from 1**": "the kit's RRF definition (lesson 04)",
@@ -189,8 +186,8 @@ EXEMPT = {
     "run this lesson twice and the demo facts are stored twice": "a server keeps collections between runs "
                                                                  "(not testable here: no server)",
     "the conversion of section 2": "names a section; the specification follows",
-    "the engine orders ties its own way": "recap of the observation exempted in section 4",
     "When several agents must share one memory": "the lesson's opening; 'one' as an article",
+    "This lesson moves Aria's memory onto Qdrant with one line": "the lesson's opening; the swap is cell 4's line",
     "swap `QdrantMemory` into the capstone agent with one line": "a learning objective; the swap is cell 4's line",
     "and write its point id;": "a learning objective (exercise 12.1)",
     "design a migration from one memory backend to another": "a learning objective (exercise 12.2)",
@@ -198,17 +195,12 @@ EXEMPT = {
     "one agent with a few thousand memories": "advice on when a notebook memory is enough; no output",
     "fuses inside Qdrant with RRF, k = 60": "describes QdrantMemory's configuration (tests/test_qdrant_memory.py "
                                              "checks its fusion against reciprocal_rank_fusion)",
-    "turns each memory into one point with": "describes QdrantMemory's data model",
-    "at a position computed from the word (its CRC-32 checksum)": "CRC-32 is a name",
-    "What makes \"raft\" worth more than \"the\" is its IDF": "BM25's definition (lesson 03)",
-    "The chart goes further: every memory, one panel per query, in three rankings": "describes the chart's layout",
-    "Four details could still tell them apart": "announces the four paragraphs that follow",
-    "BM25 divides a memory's length by the *average* length": "BM25's definition (lesson 03)",
-    "A larger average makes every memory look a little shorter": "arithmetic of BM25's length norm; the effect is "
-                                                                 "claimed by the 1–2% claim",
+    "stores each memory as one": "describes QdrantMemory's data model",
+    "IDF, what makes \"raft\" worth more than \"the\", changes with every memory": "BM25's definition (lesson 03)",
+    "The chart ranks every memory, one panel per query, three ways": "describes the chart's layout",
+    "Four details could tell the engines apart": "announces the four paragraphs that follow",
     "it listed this tie one way in one Python process": "an observation made while writing the lesson, in separate "
                                                        "processes that a notebook run cannot repeat (docs/qdrant.md)",
-    "RRF adds 1/(60 + rank) for each ranking (lesson 4)": "RRF's definition (lesson 04)",
     "with positions counted **from 0**": "Qdrant's documented RRF formula",
     "Qdrant fuses the top `candidates` (100 by default)": "QdrantMemory's default argument",
     "`mem_` and the number, at least four digits)": "a specification of exercise 12.1",
@@ -216,18 +208,14 @@ EXEMPT = {
     "For every n ≥ 1, `to_point_id(make_memory_id(n)) == n`": "a specification of exercise 12.1",
     "copy every memory of one `MemoryBackend` into another": "the specification of exercise 12.2; 'one' as an "
                                                               "article",
-    "the links translated through your mapping (`supersede(old_id, text, metadata, at=...)`, [lesson 10": (
+    "translated through your mapping (`supersede(old_id, text, metadata, at=...)` writes one": (
         "the specification of exercise 12.2; check_migrate compares every link"),
     "Does a migration cut short leave a target": "a rubric question for the learner",
     "How many embedding calls and writes for 100,000 memories?": "a rubric question; the learner counts",
-    "changed where memory lives and who searches it, and not one line": "recap of the one-line swap in cell 4",
-    "Qdrant stores a dense vector and a sparse BM25 vector per memory": "recap of section 2",
-    "With k = 61 for positions from 0, its fusion is the kit's": "recap; claimed in section 4",
-    "Embedded now, a server later, one engine": "recap",
     "How far is `QdrantMemory` from the kit's default?": "the stretch task's question",
     "how many (query, rank) places of the two top 3s name the same memory": "a specification of the stretch task",
-    "Then seed a fresh `QdrantMemory()` and five `HybridMemory` set-ups": "a specification of the stretch task",
-    "Count each one's agreement with Qdrant on the three showdown queries": "a specification of the stretch task",
+    "Then count the agreement with a fresh `QdrantMemory()` of five `HybridMemory` set-ups": "a specification of the stretch task",
+    "Which of the default's three changes moves the top 3 most?": "the stretch task's question",
     "A colleague searches \"Who deploys the staging cluster?\" on QdrantMemory()": "quiz prompt: a new case, no output",
     "That the two backends embed the query with different models": "a wrong option; 'two' counts the backends named",
     "every set-up embeds with the same 256-d wordllama model": "claimed in cell 5 (256 numbers)",
@@ -244,6 +232,17 @@ def _default_differs_thrice() -> bool:
     default = HybridMemory()
     assert repr(default.fusion) == "ConvexFusion(weight=0.5)" and default.stopwords and default.stemming
     return _like_for_like_is_qdrants_set_up()
+
+
+def _qdrant_point_and_fusion() -> bool:
+    """A point holds a dense and a bm25 sparse vector, its stored weights carry no IDF, and Qdrant fuses by RRF(61)."""
+    from aria_kit import qdrant_memory
+
+    shown = LESSON.output("Point 3 of the collection")
+    assert "dense vector        256 numbers" in shown and "bm25 sparse vector" in shown, shown
+    assert LESSON.output("Point 3's bm25 sparse vector").count("1.0989") == 8, "the stored weights differ by IDF"
+    assert qdrant_memory.RRF_K == 61
+    return True
 
 
 def _third_and_fourth_ranks() -> bool:
@@ -279,7 +278,8 @@ CLAIMS += [
     Claim("Predict: in Qdrant's two lists a memory is at position 4 of the", lambda: _key_holds(3)),
     Claim('Qdrant scores 1/(k + position) from 0 and the kit 1/(k + rank) from', lambda: _key_holds(3)),
     Claim("1/65 + 1/61, what the kit's RRF(60) gives ranks 5 and 1", lambda: _key_holds(3)),
-    Claim("keyword rank 4) and `mem_0002` (ranks 4 and 3) tie", _third_and_fourth_ranks),
+    Claim("keyword rank 4) and `mem_0002` (ranks 4 and 3) the same sum", _third_and_fourth_ranks),
+    Claim("a dense and a sparse BM25 vector per memory, IDF at query time, RRF with k = 61", _qdrant_point_and_fusion),
 ]
 EXEMPT.update({
     "Which of the two comes third?": "a prediction prompt; the cell after it prints the answer, which c20 explains",
