@@ -131,7 +131,9 @@ def _only_scrub_reads_the_system_message() -> bool:
 CLAIMS = [
     Claim("Two fields changed, so two lines of the system message changed", lambda: len(_diff_lines("-"))
           == len(_diff_lines("+")) == 2),
-    Claim("searches its memory *with the message itself* and sends the top 3 hits as the live context",
+    Claim("The memories recalled for a message travel in a message of their own, the **live context**",
+          _live_context_after_the_history),
+    Claim("the agent searches its memory *with the message itself* and sends the top 3 hits",
           _live_context_after_the_history),
     Claim("the **system message**, the persona's instructions (`persona.instructions()`), the same bytes on every "
           "request", _system_first_and_the_same_on_both),
