@@ -118,37 +118,49 @@ def _scrub_reads_the_system_message() -> bool:
     return True
 
 
+def _only_scrub_reads_the_system_message() -> bool:
+    """The stand-in passes the system message (the persona) to ``_scrub`` and to nothing else; the lesson prints it."""
+    import re
+
+    uses = [line for line in inspect.getsource(OfflineProvider.complete).splitlines()
+            if re.search(r'(?<!["\w])system(?!["\w])', line) and "system =" not in line]
+    assert uses and all("self._scrub(" in line for line in uses), f"the system message is read outside _scrub: {uses}"
+    return "def _scrub" in LESSON.output("OfflineProvider._scrub")
+
+
 CLAIMS = [
     Claim("Two fields changed, so two lines of the system message changed", lambda: len(_diff_lines("-"))
           == len(_diff_lines("+")) == 2),
-    Claim("sends the top 3 hits in a message of their own, the **live context**", _live_context_after_the_history),
+    Claim("The memories recalled for a message travel in a message of their own, the **live context**",
+          _live_context_after_the_history),
+    Claim("the agent searches its memory *with the message itself* and sends the top 3 hits",
+          _live_context_after_the_history),
+    Claim("the **system message**, the persona's instructions (`persona.instructions()`), the same bytes on every "
+          "request", _system_first_and_the_same_on_both),
+    Claim("the **live context**, the memories recalled for this message, in a `user` message of its own after the "
+          "history", _live_context_after_the_history),
     Claim('A `"replaces"` field, which the note mentions, appears only on a memory that updated an older',
           _replaces_only_on_an_update),
-    Claim("The memories recalled for a message travel in a message of their own (section 4)",
-          _live_context_after_the_history),
     Claim("This text is the system message of every request the agent sends (lesson 08), the same bytes every time",
           _system_first_and_the_same_on_both),
     Claim("The **system message** is the first message of every request", _system_first_and_the_same_on_both),
-    Claim("print the messages a request holds: the persona, then the memories recalled for it",
-          _live_context_after_the_history),
-    Claim("build the **live context** (the memories recalled for a message, which travel in a message of their own)",
-          _live_context_after_the_history),
     Claim("The system message decides who the agent is", _system_first_and_the_same_on_both),
-    Claim("turns a persona into Aria's system message, and check it equals the kit's",
+    Claim("turns a persona into Aria's system message, equal to the kit's character for character",
           lambda: all(compile_persona(p) == p.instructions() for p in lesson07.PERSONAS)
           and _system_first_and_the_same_on_both()),
-    Claim("the text `persona.instructions()` returns, the system message", _system_first_and_the_same_on_both),
-    Claim("you compiled it into the system message yourself", lambda: all(compile_persona(p) == p.instructions()
-                                                                          for p in lesson07.PERSONAS)),
-    Claim("The **rules** are the same for every persona", _rules_the_same_for_every_persona),
+    Claim("Equal to `persona.instructions()`, the system message, character for character",
+          _system_first_and_the_same_on_both),
+    Claim("compiled deterministically into the system message", lambda: all(
+        compile_persona(p) == p.instructions() == p.instructions() for p in lesson07.PERSONAS)),
+    Claim("then the **rules**, the same for every persona", _rules_the_same_for_every_persona),
     Claim("so a running agent's system message cannot shift behind its back",
           lambda: "FrozenInstanceError: cannot assign to field 'traits'" in LESSON.output("ARIA.traits = (")),
-    Claim("Ask the agent two questions through a stand-in model that records every request",
+    Claim("Now ask the agent two questions through a stand-in model that records every request",
           lambda: sorted(_request_rows()) == [1, 2]),
     Claim("Request 1 is three messages", _request_one_is_three_messages),
     Claim("Request 2 starts with the same system message, byte for byte", _request_two_repeats_and_adds),
     Claim("The recalled memories come after the history, never inside the system message", _request_two_repeats_and_adds),
-    Claim("The system message is the same bytes on every request; the top memories for *this* message",
+    Claim("The system message is the same bytes on every request; the memories recalled for *this* message",
           _live_context_after_the_history),
     Claim("The system message cannot give (it is the persona, the same bytes on every request)",
           _system_first_and_the_same_on_both),
@@ -156,7 +168,7 @@ CLAIMS = [
     Claim("the **agent loop**, which recalls memories, asks the model, runs its tools",
           lambda: [step.kind for step in _agent_turn().steps][:2] == ["recall", "model"]),
     Claim("Only the top 3 are recalled", lambda: len(_recalled()) == 3),
-    Claim("The meeting comes first here, but the next two hits", lambda: [line.split()[0] for line in _recalled()]
+    Claim("the meeting comes first here, but the next two hits", lambda: [line.split()[0] for line in _recalled()]
           == ["mem_0004", "mem_0001", "mem_0006"]),
     Claim("the same four questions, asked of Aria", lambda: len(_traits_table()) == 4),
     Claim("All four answers are identical", lambda: all("  same  " in line for line in _traits_table())
@@ -170,28 +182,23 @@ CLAIMS = [
     Claim("\"As an AI language model, I cannot say.\" gives",
           lambda: violations(ARIA, "As an AI language model, I cannot say.") == ["I cannot", "As an AI language model"]
           and violations(ARIA, "Raft replicates the log [mem_0003].") == []),
-    Claim("Exactly one of them reads the persona", lambda: "def _scrub" in LESSON.output("OfflineProvider._scrub")),
+    Claim("has exactly one rule that reads the persona", _only_scrub_reads_the_system_message),
 ]
 EXEMPT = {
-    "Aria's above is one example": "'one' as a pronoun",
     "Small local models have small context windows": "the stretch task's motivation, about models in general",
-    "When even the live context without memories is too long, raise `ValueError`": "a specification of the stretch "
-                                                                                    "task",
     "measure how often a model breaks a \"Never say\" rule": "a learning objective",
     "lessons 04 (hybrid memory) and 06 (tools)": "prerequisites, naming lessons",
-    "put yours next to the kit's on a persona of your own": "an instruction to the learner",
-    "Here we swap \"curious\" for \"playful\" and forbid one more phrase": "describes the code of the next cell",
-    "Each memory is one line of JSON with its **id**": "the format printed in cell 18 (one JSON object a line), "
-                                                       "and rule 4 names a rule",
-    "The forbidden phrases are the one thing the stand-in reacts to": "cell 25 prints the only persona-reading rule "
-                                                                      "(claimed above: Exactly one of them)",
-    "A real model told never to say \"DDR5\" would not leave a gap": "DDR5 is a name; a statement about real models",
+    "Each memory is one JSON line with its **id**": "the format printed in cell 18 (one JSON object a line), "
+                                                    "and rule 4 names a rule",
+    "The forbidden phrases are the one thing the stand-in reacts to": "cell 25 prints the only persona-reading "
+                                                                      "rule (claimed above: has exactly one rule)",
+    "A real model told never to say \"DDR5\" would rephrase": "DDR5 and 32 GB quote the answer; a statement about "
+                                                              "real models",
     "The prompts invite the word, the last two quite hard": "describes the PROMPTS list written in the next cell",
-    "`violations` enforces one kind of rule": "'one' as a pronoun",
-    "Rule 4 of the prompt": "names a rule; the other rules are examples of the learner's choice",
+    "Design a rule Aria should follow": "names rule 4; the other rules are examples of the learner's choice",
     "one sentence the model reads": "a specification of the exercise",
     "at least two replies each that keep and that break the rule": "a specification, enforced by check_persona_rule",
-    "The hits come best first, so the lowest-ranked memories go first": "a specification of the stretch task",
+    "the hits come best first, so the lowest-ranked go first": "a specification of the stretch task",
     "The check uses four recalled memories": "describes the stretch check (aria_kit/exercises/lesson07.py _fit_test)",
 }
 
@@ -250,12 +257,12 @@ EXEMPT.update({
     'the words are the same, so the tokens are the same; what changes is': 'why a wrong option fails',
 })
 EXEMPT.update({
-    "It checks that your detector tells your own good replies from your bad ones, and then runs it":
+    "Your detector must tell your good replies from your bad ones, keep its verdict":
         "describes check_persona_rule (tests/test_exercises_07.py tries each part on a wrong detector)",
     "Aria's persona forbids \"DDR5\" (a Never say line, as in section 5)": "the question's premise; its key is computed",
     "A real model replies \"Order 4821 is 32 GB of DDR-5 RAM.\"": "the question's case; its key is computed",
 })
 EXEMPT.update({
-    "**Predict, then run.** Before you look at the table: how many messages will request 2 hold":
+    "**Predict, then run.** How many messages will request 2 hold":
         "a question to the learner; the table of cell 22 and the claims on cell 23 answer it",
 })
