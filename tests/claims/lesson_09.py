@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 from lesson05_figures import best_on_dev
 from lesson_claims import Claim, Lesson
-from request_model import check_request_model
 
 from aria_kit.demo import CONVERSATION, DEMO_FACTS, HOT_SWAP_QUESTION, SHOWDOWN_QUERIES, StorageWebSearch, make_agent, seed_memory
 from aria_kit.fusion import ConvexFusion
@@ -198,31 +197,29 @@ CLAIMS = [
     Claim("and it prints one line saying which", lambda: out("agent = make_agent()").startswith("No OPENAI_API_KEY set")),
     Claim("The seven demo facts", lambda: len(DEMO_FACTS) == 7 and len(out('title="Seeded memories"').splitlines()) == 10),
     Claim("Three queries, with the top 2 hits for each", lambda: len(SHOWDOWN_QUERIES) == 3 and len(showdown()) == 6),
-    Claim("The fusion is the kit's default, the convex mix of",
+    Claim("and the fused score that decides the order, by the kit's default fusion",
           lambda: default_is_the_convex_mix_not_top_on_dev() and convex_rescaling() and winners_win_both()),
     Claim("measures it against plain RRF", lambda: "kit default − seed (RRF 60)" in LESSON_05.outputs_of_all()
           and rrf_is_the_other_fusion()),
     Claim("The same query as a chart", lambda: "plot_score_components(agent.memory, \"order 4821\", top_k=3)"
           in LESSON.cell(8).source and LESSON.notebook.cells[8].outputs[0].output_type == "display_data"),
-    Claim("| the persona: its system message, and the live context of recalled memories", check_request_model),
     Claim("so \"preference\" finds \"prefers\"", stems),
     Claim("both retrievers rank the order first", order_4821),
     Claim("Its cosine is a weak 0.404", order_4821),
     Claim("exactly (2.906)", order_4821),
     Claim("= 0.377, less than half the winner's", order_4821),
     Claim("(cosine below 1, BM25 around 3)", winners_win_both),
-    Claim("and the default rescales each score before it mixes them", default_is_the_convex_mix_not_top_on_dev),
     Claim("The memory that wins both rankings wins the fusion", winners_win_both),
     Claim("Five messages, in order", lambda: len(CONVERSATION) == 5),
-    Claim("it cuts long steps, so `show_turn` prints the whole answer below it", trace_rows_fit),
+    Claim("cuts long steps, so `show_turn` prints the whole answer below it", trace_rows_fit),
     Claim("asks three questions in one message", turn_one),
     Claim("runs one `memory_search` per part", turn_one),
-    Claim("Its answer lists the project [mem_0002], the deadline [mem_0005] and Raft [mem_0003]", turn_one),
+    Claim("lists the project [mem_0002], the deadline [mem_0005] and Raft [mem_0003]", turn_one),
     Claim("is only 4th of the five hits", project_is_fourth),
     Claim("The stand-in asks for five hits", asks_for_five),
     Claim("Had it asked for three hits, the project would not have been among them", project_is_fourth),
     Claim("is the showdown's \"order 4821\" again", lambda: turn(2, "1  recall  mem_0007", "[mem_0007]")),
-    Claim("calls the calculator with `22 * 6.5` and gets 143", lambda: turn(3, '→ 143', "143 hours")),
+    Claim("gets 143 for `22 * 6.5`", lambda: turn(3, '→ 143', "143 hours")),
     Claim("pulls the two numbers out of", lambda: turn(3, 'calculator({"expression": "22 * 6.5"})')),
     Claim("asks the agent to remember a change", lambda: turn(4, "Stored as mem_0008 (category: decision)")),
     Claim("The search always returns its five best hits, but none is a fact this change would replace",
@@ -236,9 +233,8 @@ CLAIMS = [
     Claim("So the fact stored one turn earlier is recalled and quoted", lambda: turn(5, "1  recall  mem_0008", "[mem_0008]")),
     Claim("knows only three topics", lambda: "(it only covers: OpenAI, RAG, BM25)" in out('run("B-tree")')),
     Claim("found Alice's decision [mem_0008]", hot_swap),
-    Claim("it pastes the two results one after the other", hot_swap),
+    Claim("the stand-in pastes the two results one after the other", hot_swap),
     Claim("the seven seeded facts, then the decision it stored itself", dump),
-    Claim("by default the convex mix; RRF is the other mode", default_is_the_convex_mix_not_top_on_dev),
     Claim("the history and the memory are untouched", hot_swap_request),
     Claim("a file remembers across runs", seeding_twice),
     Claim("it can (the lesson does it)", lambda: "Reopened the file: 8 memories." in out("memory.close()\n\nwith HybridMemory")),
@@ -252,8 +248,6 @@ EXEMPT = {
                                                                                          "recalled other memories)",
     "one step per cell": "describes the lesson's layout",
     "lessons 04 (hybrid memory), 06 (tools)": "references to lessons",
-    "The stand-in splits the message at each question word": "covered with the next sentence's claim (turn_one)",
-    "so let's start one and ask it": "'one' is a pronoun here",
     "Compare turn 1 and the hot-swap answer": "what to look for with a real model, which the offline lesson "
                                                    "cannot run",
     "asked about OpenAI, RAG or BM25": "the exercise's specification; check_glossary_web_search tests it",
@@ -263,13 +257,6 @@ EXEMPT = {
     "takes one parameter, `memory_id`, typed and described": "the exercise's specification; check_forget_request "
                                                              "tests it",
     "calls your function between two turns": "describes the check; tests/test_exercises_09.py runs it",
-    "contracts: embedder, memory, model, tool": "a map from module to lesson",
-    "embeddings and vector search": "a map from module to lesson",
-    "keyword search with BM25": "a map from module to lesson",
-    "| measuring memory |": "a map from module to lesson",
-    "tools, schemas, a safe calculator": "a map from module to lesson",
-    "the agent loop (a stable system message": "a map from module to lesson; lesson 08's claims tie the behaviour",
-    "| the reference demo |": "a map from module to lesson",
     "A new process reads the file faster": "a misconception offered as a wrong option",
     "a new process is slower to start": "the explanation of that wrong option; the lesson does not time it",
 }
