@@ -7,7 +7,7 @@ from lesson_claims import Claim, Lesson
 ROOT = Path(__file__).resolve().parents[2]
 
 LESSON = Lesson("10_memory_that_changes_its_mind")
-RECALL_TABLE = "ingest(memories[how]"
+RECALL_TABLE = "ingest(searched"
 VERDICT_TABLE = "caught_by(p)"
 
 
@@ -114,6 +114,63 @@ def _keep_both_stores() -> bool:
     return _is([s.split(" (")[0] for s in said], ["Stored as mem_0002", "Stored as mem_0003"], "keep_both=true")
 
 
+def _check_looks_past_quoting_turns() -> bool:
+    """With 20 thread turns quoting a fact above it, the check still names the fact, and judges 5 memories without a thread."""
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.write_conflicts import CANDIDATES, find_conflicts
+    fact = "The deadline of project 7 is Friday."
+    memory = HybridMemory()
+    quotes = [f"Dana said that {fact.lower()} Remember it, round {i}." for i in range(20)]
+    memory.store_many(quotes, [{"thread": "chat-1"}] * len(quotes))
+    fact_id = memory.store(fact)
+    ranked = [hit.id for hit in memory.search("The deadline of project 7 is Monday.", top_k=len(memory))]
+    found = [(c.kind, c.id) for c in find_conflicts(memory, "The deadline of project 7 is Monday.")]
+    return _is((CANDIDATES, ranked.index(fact_id) >= 5, found), (5, True, [("replaces", fact_id)]),
+               "the candidates judged, the fact below the quoting turns, what the check names")
+
+
+def _recall_and_tool_search_newer_first(memory, queries) -> bool:
+    """The agent's recall and the memory_search tool rank as newer_first over memory.search, for every query."""
+    from aria_kit.agent import AutonomousAgent
+    from aria_kit.offline import OfflineProvider
+    from aria_kit.persona import ARIA
+    from aria_kit.recency import newer_first
+    from aria_kit.tools import MemorySearchTool, default_tools
+    agent = AutonomousAgent(ARIA, OfflineProvider(), memory, default_tools(memory))
+    search, differs = MemorySearchTool(memory), 0
+    for query in queries:
+        expected = [h.id for h in newer_first(query, lambda k: memory.search(query, top_k=k), agent.recall_k,
+                                              memory.embedder)]
+        differs += expected != [h.id for h in memory.search(query, top_k=agent.recall_k)]
+        agent.chat(query)
+        recalled = [h.id for h in agent.last_turn.steps[0].detail["hits"]]
+        listed = [line.split('"id": "')[1].split('"')[0] for line in search.run(query, top_k=agent.recall_k)
+                  .splitlines()[1:] if '"id": "' in line]
+        assert recalled == expected == listed, f"{query!r}: recall {recalled}, memory_search {listed}, newer_first {expected}"
+    return differs > 0
+
+
+def _newer_first_one_place_below() -> bool:
+    """Lesson 10's newer_first row: current at rank 1 for all 20 update questions, the stale version right below it."""
+    from aria_kit.changing_facts import _mentions, build_changing_facts, ingest
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.recency import newer_first
+    versions, questions = build_changing_facts()
+    memory = HybridMemory()
+    ingest(memory, versions, "append_only")
+    places = []
+    for q in (q for q in questions if q.is_update):
+        hits = newer_first(q.text, lambda k: memory.search(q.text, top_k=k), 3, memory.embedder)
+        stale = [i for i, h in enumerate(hits) if any(_mentions(h.text, q.person, old) for old in q.stale)
+                 and not _mentions(h.text, q.person, q.current)]
+        current = [i for i, h in enumerate(hits) if _mentions(h.text, q.person, q.current)]
+        places.append((current[:1], stale[:1]))
+    _is(_recall_and_tool_search_newer_first(memory, [q.text for q in questions if q.is_update]), True,
+        "the agent's recall and memory_search order hits as newer_first does")
+    _is(_row(RECALL_TABLE, "newer_first", "update")[2:], ["20/20", "20/20", "20/20"], "the newer_first update row")
+    return _is(places, [([0], [1])] * 20, "current and stale places under newer_first")
+
+
 def _forget_output() -> list[str]:
     return LESSON.output("carol.forget(porto)").splitlines()
 
@@ -146,8 +203,11 @@ def _design_accepts_either_change_day() -> bool:
 
 def _lesson_day_pinned() -> bool:
     from aria_kit.clock import LESSON_DAY, TODAY_VARIABLE
-    return _is((LESSON_DAY, TODAY_VARIABLE, '"date": "2026-03-02"' in LESSON.output("persona.live_context(")),
-               ("2026-03-02", "ARIA_KIT_TODAY", True), "the pinned day, its variable, the date the recall shows")
+    recall = LESSON.output("persona.live_context(")
+    return _is((LESSON_DAY, TODAY_VARIABLE, '"date": "2026-03-02"' in recall,
+                '{"id": "mem_0006", "category": "user_pref", "text"' in recall),
+               ("2026-03-02", "ARIA_KIT_TODAY", True, True), "the pinned day, its variable, the date the recall shows "
+               "for the stored memory and none for a seeded one")
 
 
 def _changes_at_an_hour() -> bool:
@@ -200,7 +260,7 @@ CLAIMS = [
     Claim("offers it alongside the other four tools", lambda: _is(
         [t.name for t in __import__("aria_kit.demo", fromlist=["make_agent"]).make_agent(verbose=False).tools.values()],
         ["memory_store", "memory_search", "calculator", "web_search", "memory_update"], "make_agent's tools")),
-    Claim("Rust is still in memory as history, one link away", lambda: _is(
+    Claim("Rust stays as history, one link away", lambda: _is(
         LESSON.output("agent.memory.history(\"mem_0001\")").strip().splitlines()[-1],
         "[('mem_0001', \"Alice's favourite programming language is Rust.\", 'mem_0008'), ('mem_0008', \"Alice's "
         "favourite programming language is Go.\", None)]", "the history of mem_0001")),
@@ -210,12 +270,12 @@ CLAIMS = [
         _row(RECALL_TABLE, "append_only", "update")[4], "20/20", "append-only: stale evidence in the top 3")),
     Claim("finds the current fact in its top 3 every time", lambda: _is(
         _row(RECALL_TABLE, "append_only", "update")[3], "20/20", "append-only: current fact in the top 3")),
-    Claim("the current one comes first every time", lambda: _is(
+    Claim("Superseding takes the stale version out", lambda: _is(
         (_row(RECALL_TABLE, "superseding", "update")[2], _row(RECALL_TABLE, "superseding", "update")[4]),
         ("20/20", "0/20"), "superseding: current at rank 1, stale in top 3")),
-    Claim("What did it do with each of the 30 stated changes", lambda: _is(
-        sum(int(c) for p in ("from-to", "is-now", "plain", "pronoun", "switched", "these-days")
-            for c in _row(VERDICT_TABLE, p)[-3:]), 30, "stated changes in the verdict table")),
+    Claim("Newer first puts the current fact at rank 1 in all 20", _newer_first_one_place_below),
+    Claim("the newer goes just above the older", _newer_first_one_place_below),
+    Claim("looking past thread turns that quote a fact until it has 5 other", _check_looks_past_quoting_turns),
     Claim("the change rule supersedes the best-ranked one, right or wrong", lambda: _is(
         _row(VERDICT_TABLE, "switched")[-3:-1], ["2", "3"], "switched: right and wrong picks")),
     Claim("two only the check on write catches", lambda: _is(
@@ -229,18 +289,17 @@ CLAIMS = [
         "the set's size") and len(__import__("aria_kit.changing_facts", fromlist=["PEOPLE"]).PEOPLE) == 6),
     Claim("which is why a stable question fails above too", lambda: _is(
         _row(RECALL_TABLE, "offline_agent", "stable")[2], "9/10", "offline agent, stable questions at rank 1")),
-    Claim("Where it fails on the first held-out set", lambda: _is(
-        (_heldout_errors()[0], len(_heldout_errors()[1]),
-         {"I have moved to 4 Oak Avenue.", "Ravi is vegan now."} <= set(_heldout_errors()[1])),
+    Claim("On the first held-out set", lambda: _is(
+        (_heldout_errors()[0], len(_heldout_errors()[1]), "Ravi is vegan now." in _heldout_errors()[1]),
         ([("The SDK supports Python 3.12.", "The SDK supports Python 3.9.")], 4, True),
-        "held-out: the wrong flag, the number of misses, the two misses quoted")),
+        "held-out: the wrong flag, the number of misses, the miss quoted")),
     Claim("a wrong flag, which the stand-in follows, takes a fact", _stand_in_follows_the_wrong_flag),
     Claim("the check asks about 11 pairs", lambda: _is(
         len(__import__("aria_kit.exercises.lesson10", fromlist=["CASES"]).CASES), 11, "pairs in check_replaces")),
     Claim("- **duplicate**: the same words", _duplicate_rule),
     Claim("- **replaces**: the same *subject slot*", _replace_rule),
     Claim("the result gives the exact call first", _report_order),
-    Claim("with `keep_both=true`, which always stores", _keep_both_stores),
+    Claim("`keep_both=true`, which always stores", _keep_both_stores),
     Claim("marking one that replaced another", lambda: _is(
         '"replaces": "mem_0001"' in LESSON.output("persona.live_context("), True, "a replaces field in the recall")),
     Claim("A wrong pick is recoverable, its old text one link away", _put_right),
@@ -278,11 +337,11 @@ EXEMPT = {
     "- on any day exactly one version of each fact": _RUBRIC,
     "- one rule for every change day, old or new": _RUBRIC,
     "- the `top_k` best of those, in the order": _RUBRIC,
-    "Its quality is then the check's: its precision": "what the check's two errors do to the stand-in, by definition; "
+    "so its quality is the check's": "what the check's two errors do to the stand-in, by definition; "
     "section 4's table measures both",
-    "each later version supersedes its predecessor": _DEFINITION,
-    "should only *propose* one": _WORDING,
-    "Write a rule that resolves \"she\" or \"he\"": "the open stretch task (no answer key)",
+    "Four memories of one conversation": "counts the four memories of the next cell's loop",
+    "A model may only *propose* one": _WORDING,
+    "Resolve \"she\" or \"he\" to the person named last": "the open stretch task (no answer key)",
     "All three versions are gone: deleting one version": "a wrong option; the computed key rules it out",
     "which version is current is recorded on each memory": "why a wrong option fails; the computed key rules it out",
     "A: the new version current and the old one history": "a wrong option (a misconception); its explanation says why",
@@ -297,26 +356,20 @@ EXEMPT = {
     "Three operations take a value away": "counts the three bullets that follow",
     "- Near-identical versions nearly tie": "recap of section 6 (claimed above)",
     "default search sees current facts only": "recap of section 2 (claimed above: Default search leaves superseded ...)",
-    "A miss leaves the old fact current beside the new one": "what a miss means by definition; the wrong flag's "
+    "A miss leaves the old fact current": "what a miss means by definition; the wrong flag's "
     "effect is claimed on its own fragment",
     "both facts recalled and the stale one quoted": "an objective; section 1's claims check it",
     "linked both ways to the new one": "an objective; section 2's cells show it",
-    "send it the same two messages": "an instruction to the learner",
-    "Section 6 counts how often": "a reference to a section",
-    "stores the new version and marks the old one": _DEFINITION,
-    "keeps them in three columns": "the schema of the memory file (persistence.py), not an output",
+    "the old one's `superseded_by` names it": _DEFINITION,
+    "in three columns of the memory file": "the schema of the memory file (persistence.py), not an output",
     "the current one included": "the exercise's specification",
     "this fact replaces that one": _WORDING,
     "a new fact that contradicts an old one": _WORDING,
     "leaves two current versions whenever the model ignores": "a consequence of the design, argued in the quiz",
-    "a duplicate of one": _DEFINITION,
-    "A flag counts as right": _DEFINITION,
-    "compatible facts about one subject": "the exercise's specification",
-    "Give a fact three versions": "describes what the next cell builds (three supersede calls, visible in its code)",
+    "A flag is right when the memory it names": _DEFINITION,
     "here, January 5": "the first_day argument of the next cell",
     "while search sees only the green one": "the chart's colours, set in charts.plot_fact_timeline",
     "One question per person and attribute": _DEFINITION,
-    "Three memories, filled from the same conversation": "the three ingest modes of the next cell's loop",
     "On twenty questions one question is five points": "arithmetic on the table's size, a reading guide",
     "what was true on March 1": "an example question for Graphiti",
     "A new fact may replace a stored one": _WORDING,

@@ -46,7 +46,26 @@ CLAIMS = [
         ["Forgot mem_0008, mem_0009 (every version of that fact).", "False"], "the forget cell")),
     Claim("would have refused, since zsh would become current again", lambda: _delete_refuses()),
     Claim("run twice, it finds nothing left to forget", lambda: _second_forget_finds_nothing()),
+    Claim("here are its last two exchanges", lambda: _is(
+        (LESSON.output("chat.entries[-6:]").splitlines()[0],
+         [line.split()[0] for line in LESSON.output("chat.entries[-6:]").splitlines()[3:]]),
+        ("The transcript: its last 6 of 13 lines", ["user", "tools", "assistant"] * 2), "the transcript table")),
+    Claim("`HTML` widgets draw the model line, each message", lambda: _widget_kinds()),
 ]
+
+
+def _widget_kinds() -> bool:
+    """The parts table's widget kinds, and each transcript message an HTML widget."""
+    from aria_kit.chat_widget import ChatWidget
+    from aria_kit.demo import make_agent
+    rows = {line.split()[0]: line.split()[1] for line in LESSON.output("The parts of the chat").splitlines()[3:]}
+    chat = ChatWidget(make_agent(verbose=False))
+    chat.send("Hello")
+    kinds = {type(entry).__name__ for entry in chat.messages.children}
+    return _is(({k: rows[k] for k in ("model_line", "memory_panel", "status", "input", "forget_box")},
+                {rows[k] for k in ("send_button", "clear_button", "forget_button", "confirm_button")}, kinds),
+               ({"model_line": "HTML", "memory_panel": "HTML", "status": "HTML", "input": "Text",
+                 "forget_box": "Text"}, {"Button"}, {"HTML"}), "the chat's widget kinds")
 
 
 def _tools_line_names_the_recalled() -> bool:
@@ -97,21 +116,18 @@ def _second_forget_finds_nothing() -> bool:
 _NAMES = "names the lessons or sections to read, not an output"
 EXEMPT = {
     "lessons 08 (the agent loop), 09 (the capstone) and 10": _NAMES,
-    "section 7 below says what changes in the chat": _NAMES,
+    "section 7 says what changes with a real one": _NAMES,
     "Jupyter keeps the two in sync": "'two' names the Python object and its browser twin, a definition",
-    "Section 5 sends this payload": _NAMES,
-    "The same one-liner as in lesson 09": _NAMES,
-    "skips its \"which model\" line, because the chat shows the model in its top line": "'top' is a place on screen",
-    "The chat is one object": "'one' is ordinary wording: a single object",
+    "section 5 sends this payload through the chat": _NAMES,
+    "(section 3 lists them)": _NAMES,
     "any later turn can recall the current one": "the shell cells above show it (claimed by the fish-alone sentence)",
-    "Now the payload from section 1 goes": _NAMES,
-    "the chat's top line names it": "'top' is a place on screen",
+    "The payload from section 1 now goes": _NAMES,
+    "the top line names the\nmodel": "'top' is a place on screen",
     "is a one-cell notebook": "app/chat.ipynb's shape, checked by tests/test_browser_chat.py",
     "`http://localhost:8866` by default": "Voilà's own default port, not an output of this lesson",
     "with the seven demo facts and nothing else": "app/chat.ipynb seeds DEMO_FACTS; tests/test_browser_chat.py opens it",
     "The test suite opens this app": "describes tests/test_browser_chat.py",
     "… and 3 older memories.": "an example line of the exercise's specification",
-    "The model is one line to change": "'one' is ordinary wording",
     "(\"v1.0\")": "an example word of the stretch task",
 }
 
