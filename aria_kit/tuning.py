@@ -1,4 +1,4 @@
-"""Tuning memory search on dev and reporting held-out once (lesson 05): fast scoring, ablations, comparisons.
+"""Tuning memory search on dev and reporting held-out once (lessons 05 and 14): fast scoring, ablations, comparisons.
 
 ``score_dataset`` embeds a labelled data set's documents and indexes them once,
 then scores every query of each split by cosine and by BM25 (with and without

@@ -9,9 +9,10 @@ from exercise_checks import assert_refused, check_tests
 from aria_kit.exercises import lesson05
 from aria_kit.solutions import lesson05 as solved
 
-CHECKS = [(lesson05.check_capped_recall, solved.capped_recall_at_k), (lesson05.check_ndcg_at_k, solved.ndcg_at_k),
+CHECKS = [(lesson05.check_ranking_score, solved.capped_recall_at_k),
+          (lesson05.check_ranking_score, solved.reciprocal_rank_at_k), (lesson05.check_ranking_score, solved.ndcg_at_k),
           (lesson05.check_cluster_bootstrap, solved.cluster_bootstrap_interval),
-          (lesson05.check_tune_then_report, solved.tune_then_report), (lesson05.check_sign_flip, solved.sign_flip_p_value)]
+          (lesson05.check_sign_flip, solved.sign_flip_p_value)]
 
 test_lesson05_checks_pass_the_worked_solutions, test_lesson05_checks_say_not_done_yet_for_a_stub = check_tests(CHECKS)
 
@@ -31,14 +32,23 @@ def _recall_with_duplicate_labels(ranking, relevant, k):  # 'd3' listed twice is
     return len(set(ranking[:k]) & set(relevant)) / min(k, len(relevant))
 
 
-def _ndcg_ideal_uncapped(ranking, relevant, k=10):
-    dcg = sum(1 / np.log2(r + 1) for r, item in enumerate(ranking[:k], 1) if item in relevant)
-    return dcg / sum(1 / np.log2(r + 1) for r in range(1, len(set(relevant)) + 1))
+def _recall_that_reads_below_k(ranking, relevant, k):  # a relevant id at rank k + 1 earns half a point
+    found = len(set(ranking[:k]) & set(relevant)) + 0.5 * (len(ranking) > k and ranking[k] in set(relevant))
+    return min(1.0, found / min(k, len(set(relevant))))
 
 
-def _ndcg_log_of_rank(ranking, relevant, k=10):
-    dcg = sum(1 / np.log2(r + 1.5) for r, item in enumerate(ranking[:k], 1) if item in relevant)
-    return dcg / sum(1 / np.log2(r + 1.5) for r in range(1, min(len(set(relevant)), k) + 1))
+def _reciprocal_rank_past_k(ranking, relevant, k):  # not cut at k: an answer below the top k still scores
+    return next((1 / rank for rank, item in enumerate(ranking, 1) if item in set(relevant)), 0.0)
+
+
+def _score_that_doubts_a_lucky_first(ranking, relevant, k):  # halves an imperfect top k that starts with an answer
+    wanted = set(relevant)
+    found = len(set(ranking[:k]) & wanted) / min(k, len(wanted))
+    return found if found == 1 or ranking[0] not in wanted else found / 2
+
+
+def _score_without_a_label_check(ranking, relevant, k):
+    return len(set(ranking[:k]) & set(relevant)) / max(1, min(k, len(set(relevant))))
 
 
 def _bootstrap_ignoring_sessions(values, clusters, resamples=2000, seed=0):
@@ -58,25 +68,6 @@ def _bootstrap_unseeded(values, clusters, resamples=2000, seed=0):
     return solved.cluster_bootstrap_interval(values, clusters, resamples, seed=None)
 
 
-def _choose_on_heldout(candidates, dev_score, heldout_score):
-    scores = {label: heldout_score(setting) for label, setting in candidates.items()}
-    best = max(scores, key=scores.get)
-    return best, scores[best]
-
-
-def _last_of_equal_scores(candidates, dev_score, heldout_score):
-    scores = {label: dev_score(setting) for label, setting in candidates.items()}
-    best = max(reversed(list(scores)), key=scores.get)
-    return best, heldout_score(candidates[best])
-
-
-def _report_the_dev_score(candidates, dev_score, heldout_score):
-    scores = {label: dev_score(setting) for label, setting in candidates.items()}
-    best = max(scores, key=scores.get)
-    heldout_score(candidates[best])
-    return best, scores[best]
-
-
 def _one_sided_sign_flip(a, b, resamples=10000, seed=0):
     diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     signs = np.random.default_rng(seed).choice([-1.0, 1.0], size=(resamples, len(diff)))
@@ -88,17 +79,16 @@ def _unseeded_sign_flip(a, b, resamples=10000, seed=0):
 
 
 @pytest.mark.parametrize("check, wrong, message", [
-    (lesson05.check_capped_recall, _plain_recall, "divide by min(k, number relevant)"),
-    (lesson05.check_capped_recall, _recall_counting_positions, "an id ranked twice is found once"),
-    (lesson05.check_capped_recall, _recall_with_duplicate_labels, "count each relevant id once"),
-    (lesson05.check_ndcg_at_k, _ndcg_ideal_uncapped, "min(number relevant, k)"),
-    (lesson05.check_ndcg_at_k, _ndcg_log_of_rank, "log2(rank + 1)"),
+    (lesson05.check_ranking_score, _plain_recall, "Rule 2"),
+    (lesson05.check_ranking_score, _recall_counting_positions, "an id ranked twice is found once"),
+    (lesson05.check_ranking_score, _recall_with_duplicate_labels, "count each relevant id once"),
+    (lesson05.check_ranking_score, _recall_that_reads_below_k, "Rule 3"),
+    (lesson05.check_ranking_score, _reciprocal_rank_past_k, "Rule 3"),
+    (lesson05.check_ranking_score, _score_that_doubts_a_lucky_first, "Rule 4"),
+    (lesson05.check_ranking_score, _score_without_a_label_check, "raise ValueError"),
     (lesson05.check_cluster_bootstrap, _bootstrap_ignoring_sessions, "resample whole sessions"),
     (lesson05.check_cluster_bootstrap, _bootstrap_of_session_means, "not a mean of session means"),
     (lesson05.check_cluster_bootstrap, _bootstrap_unseeded, "seed your generator"),
-    (lesson05.check_tune_then_report, _choose_on_heldout, "read it once"),
-    (lesson05.check_tune_then_report, _last_of_equal_scores, "keep the first"),
-    (lesson05.check_tune_then_report, _report_the_dev_score, "not its dev score"),
     (lesson05.check_sign_flip, _one_sided_sign_flip, "which method comes first"),
     (lesson05.check_sign_flip, _unseeded_sign_flip, "seed the generator"),
 ])

@@ -21,7 +21,7 @@ def test_a_name_that_is_no_solution_gets_one_line_naming_the_choices(typo, capsy
     show_solution(typo)
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and out.startswith("No solution is called"), out
-    assert '"05.1"' in out and '"stretch 05"' in out and '"lesson00"' in out and '"lesson13"' in out
+    assert '"05.1"' in out and '"stretch 05"' in out and '"lesson00"' in out and '"lesson14"' in out
 
 
 def _a_solution_function() -> str:

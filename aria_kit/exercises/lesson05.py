@@ -1,17 +1,18 @@
 """Exercise checks for lesson 05 (measuring memory), and the lesson's quiz.
 
 Each check tests behaviour, not code shape, and answers a typical wrong attempt with the
-smallest case that fails and a hint. ``check_capped_recall`` compares with
-``measuring.capped_recall_at_k`` on edge cases (more relevant ids than k, ids listed twice,
-k beyond the ranking) and on seeded random rankings. ``check_ndcg_at_k`` (the lesson's
-warm-up) compares with ``measuring.ndcg_at_k``. ``check_cluster_bootstrap`` cannot compare
-numbers exactly (any generator will do), so it checks what a clustered 95% interval must do.
-``check_tune_then_report`` hands the learner's protocol scoring functions that count their
-calls. ``check_sign_flip`` checks the stretch task on cases whose answer is known.
+smallest case that fails and a hint. ``check_ranking_score`` grades exercise 05.1, a score
+for one ranking of the learner's design, by properties, so capped recall, reciprocal rank,
+nDCG or any other reasonable score passes: in [0, 1]; 1 for a perfect top k; 0 when no
+answer is in the top k, whatever lies below; never lower when an answer moves up; repeats
+earn nothing; no labels raise. Cases go from the smallest up. ``check_cluster_bootstrap``
+cannot compare numbers exactly (any generator will do), so it checks what a clustered 95%
+interval must do. ``check_sign_flip`` checks the stretch task on cases whose answer is known.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
@@ -19,62 +20,100 @@ import numpy as np
 from aria_kit.exercises import check
 from aria_kit.exercises.catalogue import Exercise
 from aria_kit.exercises.quiz import Question, Quiz, only_true
-from aria_kit.measuring import bootstrap_interval, capped_recall_at_k, ndcg_at_k
+from aria_kit.measuring import bootstrap_interval
 
 SOLUTION = "lesson05"
 
 EXERCISES = [
-    Exercise("05.1", designs="a recall@k a perfect top k always scores 1 on, whatever the number of answers",
-             kind="specification", minutes=15, solution=("capped_recall_at_k",)),
-    Exercise("05.2", designs="nDCG@k written out from its formula", kind="warm-up", minutes=10,
-             solution=("ndcg_at_k",)),
-    Exercise("05.3", designs="a bootstrap interval for questions that come in sessions", kind="specification",
+    Exercise("05.1", designs="a score for one ranking with stated properties (in [0, 1], 1 for a perfect top k, 0 "
+             "when no answer is in it, never lower when an answer moves up, repeats earn nothing); capped recall is "
+             "one answer", kind="design", minutes=20, solution=("capped_recall_at_k", "reciprocal_rank_at_k"),
+             check="check_ranking_score"),
+    Exercise("05.2", designs="a bootstrap interval for questions that come in sessions", kind="specification",
              minutes=25, solution=("cluster_bootstrap_interval",)),
-    Exercise("05.4", designs="a tuning protocol that reads the held-out split once, after choosing",
-             kind="specification", minutes=15, solution=("tune_then_report",)),
     Exercise("Stretch 05", designs="a paired sign-flip test, compared with the bootstrap interval", kind="stretch",
              minutes=30, solution=("sign_flip_p_value",)),
 ]
 
-RANKING = ["d3", "d7", "d1", "d9", "d4", "d2", "d8", "d5", "d6", "d0", "d11", "d12"]
-NDCG_CASES = [(["d3"], 10), (["d7"], 10), (["d1", "d9"], 10), (["d11"], 10), (["d40"], 10),
-              (["d3", "d6", "d11", "d40"], 10), (["d7", "d1"], 2), (RANKING[:12], 10), (["d2", "d5"], 5)]
+
+def _score(fn: Callable, ranking: list[str], relevant: list[str], k: int) -> float:
+    call = f"my_score({ranking}, {relevant}, k={k})"
+    got = fn(list(ranking), list(relevant), k)  # a stub raises NotImplementedError here
+    assert isinstance(got, (int, float, np.integer, np.floating)) and not isinstance(got, bool), (
+        f"{call} returned {got!r}; return one number")
+    got = float(got)
+    assert -1e-9 <= got <= 1 + 1e-9, f"{call} = {got:.4f}. Rule 1: a score lies in [0, 1]"
+    return got
 
 
-def _recall_test(fn: Callable) -> None:
-    def case(ranking: list[str], relevant: list[str], k: int, hint: str) -> None:
-        expected = capped_recall_at_k(ranking, relevant, k)
-        got = float(fn(list(ranking), list(relevant), k))  # a stub raises NotImplementedError here
-        assert abs(got - expected) < 1e-9, (f"capped_recall_at_k({ranking}, {relevant}, k={k}) should be "
-                                            f"{expected:.4f}, got {got:.4f}: {hint}")
-
-    case(RANKING, ["d3", "d1"], 3, "both relevant ids are in the top 3")
-    case(RANKING, ["d3", "d7", "d1", "d9", "d4", "d2", "d8", "d5"], 5,
-         "all five places hold a relevant id, and no top 5 can do better: divide by min(k, number relevant)")
-    case(RANKING, ["d7", "d40"], 1, "the top 1 holds one of the two, and one is all it can hold")
-    case(RANKING, ["d3", "d3", "d40"], 3, "count each relevant id once: 'd3' listed twice is one answer")
-    case(["d1", "d1", "d2"], ["d1", "d2"], 2, "the top 2 finds 'd1' only; an id ranked twice is found once")
-    case(RANKING[:3], ["d1", "d40"], 10, "k beyond the end of the ranking: count what the ranking holds")
-    case(RANKING, ["d40"], 5, "nothing relevant is ranked: 0")
+def _score_cases() -> list[tuple[list[str], list[str], int]]:
+    """(ranking, relevant, k) from the smallest up: every case of 1 to 4 ranked ids, then random ones."""
+    cases = []
+    for size in (1, 2, 3, 4):
+        ranking = [f"d{i}" for i in range(1, size + 1)]
+        pool = [*ranking, "d40"]  # d40 is relevant but never ranked
+        for count in range(1, len(pool) + 1):
+            for relevant in itertools.combinations(pool, count):
+                cases += [(ranking, list(relevant), k) for k in range(1, size + 2)]
     rng = np.random.default_rng(5)
-    for _ in range(200):
-        relevant = [f"d{i}" for i in rng.choice(15, size=int(rng.integers(1, 9)), replace=False)]
-        case(RANKING, relevant, int(rng.integers(1, 14)), "a random case; compare with the rule above")
+    for _ in range(150):
+        ranking = [f"d{i}" for i in rng.permutation(12)[:int(rng.integers(3, 12))]]
+        relevant = [f"d{i}" for i in rng.choice(15, size=int(rng.integers(1, 7)), replace=False)]
+        cases.append((ranking, relevant, int(rng.integers(1, 10))))
+    return cases
+
+
+def _score_problem(fn: Callable, ranking: list[str], relevant: list[str], k: int) -> str | None:
+    """The first rule ``fn`` breaks on this case, with its hint, or None."""
+    wanted = list(dict.fromkeys(relevant))
+    score = _score(fn, ranking, relevant, k)
+    fit = min(k, len(wanted))
+    others = [f"x{i}" for i in range(1, k + 1)]
+    perfect = wanted + others
+    if abs(_score(fn, perfect, relevant, k) - 1) > 1e-9:
+        return (f"my_score({perfect}, {relevant}, k={k}) should be 1. Rule 2: its top {fit} are all relevant "
+                f"ids, and no top {k} can do better (a top {k} holds at most min(k, number relevant) = "
+                f"{fit} of them)")
+    missing = others + wanted
+    if abs(_score(fn, missing, relevant, k)) > 1e-9:
+        return (f"my_score({missing}, {relevant}, k={k}) should be 0. Rule 3: no relevant id is in the top {k}")
+    reordered = ranking[:k] + ranking[k:][::-1] + ["x99"]
+    if abs(_score(fn, reordered, relevant, k) - score) > 1e-9:
+        return (f"my_score({ranking}, {relevant}, k={k}) and my_score({reordered}, {relevant}, k={k}) differ, "
+                f"though their top {k} is the same. Rule 3: what lies below rank k does not count")
+    doubled = [*relevant, relevant[0]]
+    if abs(_score(fn, ranking, doubled, k) - score) > 1e-9:
+        return (f"my_score({ranking}, {doubled}, k={k}) differs from my_score({ranking}, {relevant}, k={k}). Rule 5: "
+                f"count each relevant id once, {relevant[0]!r} listed twice is one answer")
+    found = set(wanted)
+    for i in range(min(k, len(ranking)) - 1):
+        if ranking[i] not in found and ranking[i + 1] in found:
+            swapped = [*ranking[:i], ranking[i + 1], ranking[i], *ranking[i + 2:]]
+            if _score(fn, swapped, relevant, k) < score - 1e-9:
+                return (f"my_score({swapped}, {relevant}, k={k}) is below my_score({ranking}, {relevant}, k={k}), "
+                        f"though the only change is {ranking[i + 1]!r} moving up past {ranking[i]!r}. Rule 4: a "
+                        "score never falls when an answer moves up")
+    for j in range(1, min(k, len(ranking))):
+        earlier = next((item for item in ranking[:j] if item in found), None)
+        if earlier is not None and ranking[j] not in found:
+            copied = [*ranking[:j], earlier, *ranking[j + 1:]]
+            if _score(fn, copied, relevant, k) > score + 1e-9:
+                return (f"my_score({copied}, {relevant}, k={k}) is above my_score({ranking}, {relevant}, k={k}): "
+                        f"{earlier!r} ranked twice earned more. Rule 5: repeats earn nothing, an id ranked twice "
+                        "is found once")
+    return None
+
+
+def _ranking_score_test(fn: Callable) -> None:
+    for ranking, relevant, k in _score_cases():
+        problem = _score_problem(fn, ranking, relevant, k)
+        assert problem is None, problem
     try:
-        fn(RANKING, [], 5)
+        fn(["d1", "d2"], [], 2)
     except ValueError:
         return
-    raise AssertionError("with no relevant ids recall means nothing: raise ValueError, as measuring's does")
-
-
-def _ndcg_test(fn: Callable) -> None:
-    for relevant, k in NDCG_CASES:
-        expected = ndcg_at_k(RANKING, relevant, k)
-        got = float(fn(list(RANKING), relevant, k))  # a stub raises NotImplementedError here
-        assert abs(got - expected) < 1e-9, (
-            f"ndcg_at_k(ranking, {relevant!r}, {k}) should be {expected:.4f}, got {got:.4f} (DCG = Σ 1/log2(rank + 1) "
-            "over relevant ids in the top k; divide by the DCG of the best possible top k, which holds "
-            "min(number relevant, k) relevant ids)")
+    raise AssertionError("my_score(['d1', 'd2'], [], 2) returned; rule 6: with no relevant ids a score means "
+                         "nothing, raise ValueError (a mistake in the labels)")
 
 
 def _cluster_test(fn: Callable) -> None:
@@ -118,37 +157,6 @@ def _cluster_test(fn: Callable) -> None:
     assert flat == (0.25, 0.25), f"every value is 0.25, so every resample's mean is too; got {flat}"
 
 
-def _protocol_test(fn: Callable) -> None:
-    dev = {"a": 0.30, "b": 0.42, "c": 0.42, "d": 0.10}
-    heldout = {"a": 0.50, "b": 0.31, "c": 0.33, "d": 0.60}
-    calls: list[str] = []
-
-    def dev_score(setting: str) -> float:
-        assert not calls or calls[-1] != "heldout", "a dev score was read after the held-out one: choose first"
-        calls.append("dev")
-        return dev[setting]
-
-    def heldout_score(setting: str) -> float:
-        calls.append("heldout")
-        return heldout[setting]
-
-    candidates = {f"setting {name}": name for name in dev}
-    chosen, reported = fn(candidates, dev_score, heldout_score)  # a stub raises NotImplementedError here
-    reads = calls.count("heldout")
-    assert reads == 1, (f"the held-out split was read {reads} times; read it once, for the one setting chosen on "
-                        "dev (reading it for every candidate is tuning on it)")
-    assert chosen == "setting b", (
-        f"chose {chosen!r}; the highest dev score (0.42) is shared by 'setting b' and 'setting c': keep the first "
-        "in the order given, so the choice does not depend on luck or on the held-out split")
-    assert abs(float(reported) - heldout["b"]) < 1e-12, (
-        f"reported {reported}; report the chosen setting's held-out score ({heldout['b']}), not its dev score")
-    try:
-        fn({}, dev_score, heldout_score)
-    except ValueError:
-        return
-    raise AssertionError("with no candidates there is nothing to choose: raise ValueError")
-
-
 def _sign_flip_test(fn: Callable) -> None:
     rng = np.random.default_rng(7)
     a = rng.random(60)
@@ -163,24 +171,14 @@ def _sign_flip_test(fn: Callable) -> None:
     assert float(fn(noisy, a)) == p_ab, "the same inputs gave another p; seed the generator so results repeat"
 
 
-def check_capped_recall(fn: Callable) -> bool:
-    """Check ``capped_recall_at_k(ranking, relevant, k)`` against ``measuring.capped_recall_at_k``."""
-    return check("Exercise 05.1 (capped recall@k)", lambda: _recall_test(fn), SOLUTION)
-
-
-def check_ndcg_at_k(fn: Callable) -> bool:
-    """Check ``ndcg_at_k(ranking, relevant, k)`` against ``measuring.ndcg_at_k``."""
-    return check("Exercise 05.2 (nDCG@k)", lambda: _ndcg_test(fn), SOLUTION)
+def check_ranking_score(fn: Callable) -> bool:
+    """Check exercise 05.1: ``my_score(ranking, relevant, k)`` has the six properties of the lesson's rubric."""
+    return check("Exercise 05.1 (a score for one ranking)", lambda: _ranking_score_test(fn), SOLUTION)
 
 
 def check_cluster_bootstrap(fn: Callable) -> bool:
     """Check ``cluster_bootstrap_interval(values, clusters)`` -> ``(low, high)`` by what it must do."""
-    return check("Exercise 05.3 (a bootstrap by session)", lambda: _cluster_test(fn), SOLUTION)
-
-
-def check_tune_then_report(fn: Callable) -> bool:
-    """Check ``tune_then_report(candidates, dev_score, heldout_score)`` -> ``(label, held-out score)``."""
-    return check("Exercise 05.4 (tune on dev, report held-out once)", lambda: _protocol_test(fn), SOLUTION)
+    return check("Exercise 05.2 (a bootstrap by session)", lambda: _cluster_test(fn), SOLUTION)
 
 
 def check_sign_flip(fn: Callable) -> bool:
@@ -202,6 +200,14 @@ def _key_recall_and_reciprocal_rank() -> str:
                       "d": pair == (1.0, 0.2)})
 
 
+def _key_ndcg_of_one_answer() -> str:
+    """05: one labelled answer, ranked 3rd: its nDCG@10."""
+    from aria_kit.measuring import ndcg_at_k
+
+    score = round(ndcg_at_k(["x1", "x2", "answer", "x3", "x4"], ["answer"], 10), 2)
+    return only_true({"a": score == 0.33, "b": score == 0.5, "c": score == 1.0, "d": score == 0.63})
+
+
 def _key_bootstrap_by_session() -> str:
     """05: 30 sessions of 4 questions that succeed or fail together; resample sessions instead of questions."""
     import numpy as np
@@ -220,19 +226,6 @@ def _key_bootstrap_by_session() -> str:
 
 QUIZ = Quiz("Lesson 05", [
     Question(
-        "You try 40 settings on the dev questions and keep the one with the highest dev score. On the held-out "
-        "questions, what do you expect its score to be, and why?",
-        {"a": "about its dev score: the same setting on questions cut by the same rule",
-         "b": "lower, most likely: the highest of 40 noisy scores is partly luck on those questions",
-         "c": "higher: held-out questions are the easier half",
-         "d": "anything at all: dev scores say nothing about held-out ones"},
-        "b", "picking the maximum of many noisy scores favours the settings that got lucky on dev (selection bias); "
-             "the more settings tried, the more luck the winner carries.",
-        {"a": "true for a setting fixed in advance; the choice itself was tuned to the dev questions' luck.",
-         "c": "both splits are cut by the same rule; neither is meant to be easier.",
-         "d": "dev scores carry real information; the chosen one is only biased upward, not meaningless."},
-        kind="explain", case=("40 settings",)),
-    Question(
         "A question has 2 labelled facts, and a search ranks them 2nd and 5th in its top 10. What are its recall@5 "
         "and its reciprocal rank (the question's part of MRR)?",
         {"a": "recall@5 1.0 and reciprocal rank 0.35", "b": "recall@5 0.4 and reciprocal rank 0.5",
@@ -243,6 +236,15 @@ QUIZ = Quiz("Lesson 05", [
          "b": "recall divides the facts found by the facts labelled (2), not by the places in the top 5.",
          "d": "1/5 is the rank of the last relevant hit; MRR rewards how soon the first one comes."},
         kind="predict", case=("ranks them 2nd and 5th",), compute=_key_recall_and_reciprocal_rank),
+    Question(
+        "A question has one labelled answer, and a search ranks it 3rd. What is the question's nDCG@10?",
+        {"a": "0.33", "b": "0.5", "c": "1.0", "d": "0.63"},
+        "b", "the answer earns 1/log2(3 + 1) = 1/2, and the best possible ranking (the answer first) earns "
+             "1/log2(2) = 1, so nDCG@10 is 0.5.",
+        {"a": "1/3 is its reciprocal rank; nDCG discounts by log2(rank + 1), more gently than 1/rank.",
+         "c": "1.0 is its recall@10 (the answer is in the top 10); nDCG also asks how high.",
+         "d": "1/log2(3) is the gain of rank 2: the discount is log2(rank + 1), and the rank is 3."},
+        kind="predict", case=("ranks it 3rd",), compute=_key_ndcg_of_one_answer),
     Question(
         "A test set holds 30 sessions of 4 questions, and the questions of one session succeed or fail together. If "
         "the bootstrap resamples whole sessions instead of single questions, what happens to the 95% interval?",
@@ -256,17 +258,6 @@ QUIZ = Quiz("Lesson 05", [
          "c": "the point estimate stays, but the interval measures how much the mean would move on other sessions.",
          "d": "each of the 2,000 resamples still has a mean; 30 clusters are plenty to take percentiles over."},
         kind="predict", case=("30 sessions of 4 questions",), compute=_key_bootstrap_by_session),
-    Question(
-        "Two ways to report a tuned fusion weight: (A) choose it on dev, then score held-out once; (B) choose it on "
-        "dev and held-out together, then report the mean over both. Which tells you what a new user will see?",
-        {"a": "A", "b": "B: twice the questions give a narrower interval",
-         "c": "either: the bootstrap interval corrects for tuning",
-         "d": "neither: score held-out after each weight tried, and report the best held-out score"},
-        "a", "only questions that played no part in the choice measure the choice without its luck.",
-        {"b": "narrower, yes, but around a number inflated by the tuning: precise and wrong.",
-         "c": "the bootstrap knows nothing about how a setting was chosen; it only resamples the questions given.",
-         "d": "then held-out has become a second dev set: choosing by it carries its luck into the number reported."},
-        kind="choose"),
     Question(
         "Cut each fanoutqa document down to its answer and article title, dropping the sub-question, and keyword "
         "search loses its lead over vector search (section 3). What does that show?",

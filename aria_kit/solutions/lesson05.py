@@ -1,8 +1,11 @@
 """Worked solutions for lesson 05 (measuring memory).
 
-Open this when you are stuck on exercises 05.1–05.4 or the stretch task; ``show_solution("05.3")``
-prints one of them. ``aria_kit.measuring`` holds the metrics and the clustered interval (with input
-checks), and the lesson's checks compare your functions with it.
+Open this when you are stuck on exercise 05.1 (a score for one ranking, of your design), 05.2 (a bootstrap by
+session) or the stretch task; ``show_solution("05.2")`` prints one of them. Exercise 05.1 has answers of
+different design in ``SOLUTIONS["05.1"]``: ``capped_recall_at_k`` counts the answers in the top k, whatever
+their order there; ``reciprocal_rank_at_k`` looks only at how soon the first answer comes; ``ndcg_at_k``
+rewards finding every answer, and finding it high. ``aria_kit.measuring`` holds the metrics and the clustered
+interval with input checks.
 """
 
 from __future__ import annotations
@@ -15,20 +18,44 @@ import numpy as np
 
 
 def capped_recall_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int) -> float:
-    """Distinct relevant ids in the first ``k`` of ``ranking``, over the most a top ``k`` can hold."""
+    """Design A, capped recall@k: distinct relevant ids in the first ``k``, over the most a top ``k`` can hold."""
     wanted = set(relevant)
     if not wanted:
-        raise ValueError("recall needs at least one relevant id")
+        raise ValueError("a score needs at least one relevant id")
     return len(set(ranking[:k]) & wanted) / min(k, len(wanted))
 
 
-def ndcg_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int = 10) -> float:
-    """DCG of the top ``k`` (gain 1 per relevant id, discounted by log2(rank + 1)) over the best possible DCG."""
+def reciprocal_rank_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int) -> float:
+    """Design B, reciprocal rank cut at ``k``: 1/rank of the first relevant id in the top ``k``, else 0.
+
+    Blind to every answer after the first: for a memory that recalls one fact per question, that is the point.
+    """
     wanted = set(relevant)
-    dcg = sum(1 / math.log2(rank + 1) for rank, item in enumerate(ranking[:k], start=1) if item in wanted)
+    if not wanted:
+        raise ValueError("a score needs at least one relevant id")
+    for rank, item in enumerate(ranking[:k], start=1):
+        if item in wanted:
+            return 1.0 / rank
+    return 0.0
+
+
+def ndcg_at_k(ranking: Sequence[str], relevant: Sequence[str], k: int = 10) -> float:
+    """Design C, nDCG@k: each relevant id's first place in the top ``k`` earns 1/log2(rank + 1); over the best DCG."""
+    wanted, seen = set(relevant), set()
+    if not wanted:
+        raise ValueError("a score needs at least one relevant id")
+    dcg = 0.0
+    for rank, item in enumerate(ranking[:k], start=1):
+        if item in wanted and item not in seen:  # a repeat earns nothing
+            seen.add(item)
+            dcg += 1 / math.log2(rank + 1)
     # The best ranking puts every relevant id first; only k of them fit in the top k.
     ideal = sum(1 / math.log2(rank + 1) for rank in range(1, min(len(wanted), k) + 1))
     return dcg / ideal
+
+
+# Each design is the arguments of one call of check_ranking_score (tests/test_exercise_kinds.py runs them).
+SOLUTIONS = {"05.1": [(capped_recall_at_k,), (reciprocal_rank_at_k,), (ndcg_at_k,)]}
 
 
 def cluster_bootstrap_interval(values: Sequence[float], clusters: Sequence[Hashable], resamples: int = 2000,
@@ -46,16 +73,6 @@ def cluster_bootstrap_interval(values: Sequence[float], clusters: Sequence[Hasha
     means = sums[picks].sum(axis=1) / sizes[picks].sum(axis=1)
     low, high = np.percentile(means, [2.5, 97.5])
     return float(low), float(high)
-
-
-def tune_then_report(candidates: Mapping[str, Any], dev_score: Callable[[Any], float],
-                     heldout_score: Callable[[Any], float]) -> tuple[str, float]:
-    """Choose the candidate with the best dev score (the first on ties), then read held-out once, for it only."""
-    if not candidates:
-        raise ValueError("no candidates to choose from")
-    scores = {label: dev_score(setting) for label, setting in candidates.items()}
-    best = max(scores, key=scores.get)  # max keeps the first of equal scores
-    return best, heldout_score(candidates[best])
 
 
 def sign_flip_p_value(a: Sequence[float], b: Sequence[float], resamples: int = 10000, seed: int = 0) -> float:
