@@ -389,7 +389,8 @@ CLAIMS += [
     Claim("with each maximum taken over the memories for this query", _convex_formula),
     Claim("The best match of each ranking scores 1", _best_match_scores_1_and_a_lead_is_kept),
     Claim("the mix agrees with RRF on the first two answers", _two_fusions_takeaway),
-    Claim("RRF, a vote count and others all keep", _designs_keep_agreement_and_differ_on_a_first_place),
+    Claim("RRF, a vote count (rankings that found it) and others all keep",
+          _designs_keep_agreement_and_differ_on_a_first_place),
 ]
 
 EXEMPT.update({
