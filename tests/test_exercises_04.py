@@ -158,6 +158,13 @@ class _SplitOnSpaces(MyHybridMemory):
         return [self.ids[i] for i in np.argsort(-scores, kind="stable") if scores[i] > 0]
 
 
+class _KeywordTiesNewerFirst(MyHybridMemory):
+    def keyword_ranking(self, query):
+        scores = self.bm25.scores(lesson04_tokenize(query))
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], -i))  # equal scores: the newer memory first
+        return [self.ids[i] for i in order if scores[i] > 0]
+
+
 class _EmptyMemoryCrashes(MyHybridMemory):
     def search(self, query, top_k=3):
         return super().search(query, top_k) if self.ids else None
@@ -201,9 +208,15 @@ test_lesson04_checks_pass_the_worked_solutions, test_lesson04_checks_say_not_don
     (_RrfWithKZero, "fuse the vector ranking first"),
     (_SplitOnSpaces, "aria_kit.bm25.tokenize"),
     (_EmptyMemoryCrashes, "an empty memory should return no hits"),
+    (_KeywordTiesNewerFirst, "equal scores keep the older memory first"),
 ])
 def test_check_my_hybrid_memory_names_the_part_that_differs(wrong, message, capsys):
     assert_refused(lesson04.check_my_hybrid_memory(wrong), capsys, message)
+
+
+def test_a_tie_broken_the_other_way_is_shown_where_the_rankings_part(capsys):
+    assert_refused(lesson04.check_my_hybrid_memory(_KeywordTiesNewerFirst), capsys,
+                   "parts from HybridMemory's at position 4: yours has ['mem_0016', 'mem_0003'")
 
 
 @pytest.mark.parametrize("wrong", [_unnormalised_mix, _weights_swapped, _min_max])

@@ -142,6 +142,13 @@ def _ids(pairs) -> list[str]:
     return [item for item, _ in pairs]
 
 
+def _first_difference(got: list[str], expected: list[str]) -> str:
+    """Where two rankings first part, as a phrase: a shared first five would hide a tie broken the other way."""
+    at = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+    return (f"parts from HybridMemory's at position {at + 1}: yours has {got[at:at + 3]}, HybridMemory's "
+            f"{expected[at:at + 3]} ({len(got)} and {len(expected)} ids in all)")
+
+
 def _memory_test(memory_class: type) -> None:
     reference = build_eval_memory()  # HybridMemory, RRF with k = 60: the lesson's 31 memories
     mine = memory_class(reference.embedder)
@@ -153,13 +160,13 @@ def _memory_test(memory_class: type) -> None:
         ranked = rankings(reference, query)
         vector = list(mine.vector_ranking(query))
         assert vector == ranked["vector"], (
-            f"vector_ranking({query!r}) starts {vector[:4]}, HybridMemory's starts {ranked['vector'][:4]} "
+            f"vector_ranking({query!r}) {_first_difference(vector, ranked['vector'])} "
             "(every memory, by cosine of unit vectors, highest first; equal cosines keep the older memory first)")
         keyword = list(mine.keyword_ranking(query))
         assert keyword == ranked["keyword"], (
-            f"keyword_ranking({query!r}) is {keyword[:5]}{' …' if len(keyword) > 5 else ''}, HybridMemory's is "
-            f"{ranked['keyword'][:5]}{' …' if len(ranked['keyword']) > 5 else ''} (BM25 with Lucene's idf, "
-            "k1 = 1.5, b = 0.75 over aria_kit.bm25.tokenize; a memory scoring 0 shares no word: leave it out)")
+            f"keyword_ranking({query!r}) {_first_difference(keyword, ranked['keyword'])} (BM25 with Lucene's idf, "
+            "k1 = 1.5, b = 0.75 over aria_kit.bm25.tokenize; equal scores keep the older memory first; a memory "
+            "scoring 0 shares no word: leave it out)")
         for top_k in (3, len(ids) + 5):
             got = list(mine.search(query, top_k=top_k))
             hits = reference.search(query, top_k=top_k)
@@ -203,13 +210,13 @@ def check_convex_mix(convex_mix: Callable) -> bool:
 
 
 def _key_both_lists_by_a_hair() -> str:
-    """04: RRF with k = 60 of [a, b, c] and [c, b]: who is first?"""
+    """04: RRF with k = 60 of [x, y, z] and [z, y]: who is first?"""
     from aria_kit.fusion import reciprocal_rank_fusion
 
-    fused = reciprocal_rank_fusion([["a", "b", "c"], ["c", "b"]], k=60)
+    fused = reciprocal_rank_fusion([["x", "y", "z"], ["z", "y"]], k=60)
     scores = dict(fused)
-    return only_true({"a": fused[0][0] == "b", "b": fused[0][0] == "c" and scores["c"] > scores["b"],
-                      "c": fused[0][0] == "a", "d": scores["b"] == scores["c"]})
+    return only_true({"a": fused[0][0] == "y", "b": fused[0][0] == "z" and scores["z"] > scores["y"],
+                      "c": fused[0][0] == "x", "d": scores["y"] == scores["z"]})
 
 
 def _key_sum_against_rrf() -> str:
@@ -226,30 +233,30 @@ def _key_sum_against_rrf() -> str:
 
 
 def _key_small_k_flips() -> str:
-    """04: RRF of [a, b, c, d] and [d, b], k = 60 and then k = 1."""
+    """04: RRF of [w, x, y, z] and [z, x], k = 60 and then k = 1."""
     from aria_kit.fusion import reciprocal_rank_fusion
 
-    rankings = [["a", "b", "c", "d"], ["d", "b"]]
+    rankings = [["w", "x", "y", "z"], ["z", "x"]]
     at_60, at_1 = (dict(reciprocal_rank_fusion(rankings, k=k)) for k in (60, 1))
-    assert max(at_60, key=at_60.get) == "b", "the question's premise: b leads at k = 60"
+    assert max(at_60, key=at_60.get) == "x", "the question's premise: x leads at k = 60"
     first = max(at_1, key=at_1.get)
-    return only_true({"a": first == "b", "b": first == "a", "c": at_1["b"] == at_1["d"],
-                      "d": first == "d" and at_1["d"] > at_1["b"]})
+    return only_true({"a": first == "x", "b": first == "w", "c": at_1["x"] == at_1["z"],
+                      "d": first == "z" and at_1["z"] > at_1["x"]})
 
 
 QUIZ = Quiz("Lesson 04", [
     Question(
-        "Predict: `reciprocal_rank_fusion([[\"a\", \"b\", \"c\"], [\"c\", \"b\"]], k=60)`. Which id comes first?",
-        {"a": "b: 2nd in both rankings, the steadiest of the three",
-         "b": "c: 1/63 + 1/61 is a hair more than 1/62 + 1/62",
-         "c": "a: first place in a ranking beats everything else",
-         "d": "b and c tie exactly: their ranks add up to 4 either way"},
+        "Predict: `reciprocal_rank_fusion([[\"x\", \"y\", \"z\"], [\"z\", \"y\"]], k=60)`. Which id comes first?",
+        {"a": "y: 2nd in both rankings, the steadiest of the three",
+         "b": "z: 1/63 + 1/61 is a hair more than 1/62 + 1/62",
+         "c": "x: first place in a ranking beats everything else",
+         "d": "y and z tie exactly: their ranks add up to 4 either way"},
         "b", "both are in both lists; what counts is the sum of 1/(60 + rank), and 1/x falls fastest near the top, "
              "so a 1st place gains more than a 3rd place loses.",
-        {"a": "being in both lists is what lifts b and c above a; between the two, the 1st place in one list wins.",
-         "c": "a is in one list only; with k = 60 one list's 1st place (1/61) is far below two good places.",
+        {"a": "being in both lists is what lifts y and z above x; between the two, the 1st place in one list wins.",
+         "c": "x is in one list only; with k = 60 one list's 1st place (1/61) is far below two good places.",
          "d": "RRF adds reciprocals, not ranks: 1/61 + 1/63 and 2/62 differ in the fifth decimal."},
-        kind="predict", case=('[["a", "b", "c"], ["c", "b"]]',), compute=_key_both_lists_by_a_hair),
+        kind="predict", case=('[["x", "y", "z"], ["z", "y"]]',), compute=_key_both_lists_by_a_hair),
     Question(
         "Three memories for one query: P has cosine 0.58 and BM25 0.9, Q has cosine 0.21 and BM25 3.2, R has "
         "cosine 0.47 and BM25 0 (no shared word). Which memory comes first under the plain sum of the two scores, "
@@ -265,18 +272,18 @@ QUIZ = Quiz("Lesson 04", [
          "d": "at k = 60 a 1st place earns 1/61 and a 2nd 1/62, nearly the same; it is the sum that Q's BM25 sways."},
         kind="predict", case=("cosine 0.58", "BM25 3.2"), compute=_key_sum_against_rrf),
     Question(
-        "With k = 60, RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first. "
+        "With k = 60, RRF of the rankings [\"w\", \"x\", \"y\", \"z\"] and [\"z\", \"x\"] puts x first. "
         "Lower k to 1. Which id comes first now?",
-        {"a": "b still: k changes every score, but not the order",
-         "b": "a: with a small k, the first place of the longer ranking counts most",
-         "c": "b and d tie: at k = 1 each gets 1/2 from somewhere",
-         "d": "d: with a small k, one first place outweighs two second places"},
-        "d", "at k = 1, d earns 1/2 + 1/5 = 0.7 and b 1/3 + 1/3 ≈ 0.67; at k = 60 the top places earn nearly the "
+        {"a": "x still: k changes every score, but not the order",
+         "b": "w: with a small k, the first place of the longer ranking counts most",
+         "c": "x and z tie: at k = 1 each gets 1/2 from somewhere",
+         "d": "z: with a small k, one first place outweighs two second places"},
+        "d", "at k = 1, z earns 1/2 + 1/5 = 0.7 and x 1/3 + 1/3 ≈ 0.67; at k = 60 the top places earn nearly the "
              "same, and being high in both lists wins.",
         {"a": "k sets how much better rank 1 is than rank 2, so it can change the order, as here.",
-         "b": "a is 1st in one list but absent from the other: 1/2, below d's 1/2 + 1/5.",
-         "c": "d gets 1/2 from its 1st place; b has no 1st place: 1/3 + 1/3."},
-        kind="predict", case=('["a", "b", "c", "d"]',), compute=_key_small_k_flips),
+         "b": "w is 1st in one list but absent from the other: 1/2, below z's 1/2 + 1/5.",
+         "c": "z gets 1/2 from its 1st place; x has no 1st place: 1/3 + 1/3."},
+        kind="predict", case=('["w", "x", "y", "z"]',), compute=_key_small_k_flips),
     Question(
         "Your MyHybridMemory and HybridMemory agree on every score but list two memories with equal fused "
         "scores in a different order. Which rule does HybridMemory follow?",

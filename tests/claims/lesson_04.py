@@ -93,19 +93,19 @@ def _fused(rankings, k):
 
 
 def _q1_arithmetic() -> bool:
-    scores = _fused([["a", "b", "c"], ["c", "b"]], 60)
-    assert abs(scores["c"] - (1 / 63 + 1 / 61)) < 1e-15 and abs(scores["b"] - 2 / 62) < 1e-15, scores
-    assert abs(scores["a"] - 1 / 61) < 1e-15 and scores["a"] < scores["b"] < scores["c"], scores
-    differ = [f"{scores['b']:.10f}"[i] != f"{scores['c']:.10f}"[i] for i in range(2, 12)]
+    scores = _fused([["x", "y", "z"], ["z", "y"]], 60)
+    assert abs(scores["z"] - (1 / 63 + 1 / 61)) < 1e-15 and abs(scores["y"] - 2 / 62) < 1e-15, scores
+    assert abs(scores["x"] - 1 / 61) < 1e-15 and scores["x"] < scores["y"] < scores["z"], scores
+    differ = [f"{scores['y']:.10f}"[i] != f"{scores['z']:.10f}"[i] for i in range(2, 12)]
     assert differ.index(True) == 4, "the two first differ in the fifth decimal"
     return _key_holds(1)
 
 
 def _q3_arithmetic() -> bool:
-    rankings = [["a", "b", "c", "d"], ["d", "b"]]
+    rankings = [["w", "x", "y", "z"], ["z", "x"]]
     at_1, at_60 = _fused(rankings, 1), _fused(rankings, 60)
-    assert abs(at_1["d"] - (1 / 2 + 1 / 5)) < 1e-15 and abs(at_1["b"] - 2 / 3) < 1e-15 and at_1["a"] == 1 / 2
-    assert max(at_60, key=at_60.get) == "b" and round(at_1["d"], 2) == 0.7 and round(at_1["b"], 2) == 0.67
+    assert abs(at_1["z"] - (1 / 2 + 1 / 5)) < 1e-15 and abs(at_1["x"] - 2 / 3) < 1e-15 and at_1["w"] == 1 / 2
+    assert max(at_60, key=at_60.get) == "x" and round(at_1["z"], 2) == 0.7 and round(at_1["x"], 2) == 0.67
     return _key_holds(3)
 
 
@@ -262,8 +262,8 @@ def _python_redraws_the_chart() -> bool:
 CLAIMS = [
     # The quiz: predict keys computed by the kit, and the arithmetic of their explanations.
     Claim("what counts is the sum of 1/(60 + rank)", _q1_arithmetic),
-    Claim("c: 1/63 + 1/61 is a hair more than 1/62 + 1/62", _q1_arithmetic),
-    Claim("being in both lists is what lifts b and c above a", _q1_arithmetic),
+    Claim("z: 1/63 + 1/61 is a hair more than 1/62 + 1/62", _q1_arithmetic),
+    Claim("being in both lists is what lifts y and z above x", _q1_arithmetic),
     Claim("with k = 60 one list's 1st place (1/61) is far below two good places", _q1_arithmetic),
     Claim("1/61 + 1/63 and 2/62 differ in the fifth decimal", _q1_arithmetic),
     Claim("Three memories for one query:", _q2_sum_against_rrf),
@@ -282,11 +282,11 @@ CLAIMS = [
     Claim("at k = 60 a 1st place earns 1/61 and a 2nd 1/62", _q2_sum_against_rrf),
     Claim("The default `HybridMemory()` puts the coffee answer 1st", _the_default_rescues_coffee),
     Claim("It costs the Prometheus answer four places (2nd to 6th)", _the_default_rescues_coffee),
-    Claim("RRF of the rankings [\"a\", \"b\", \"c\", \"d\"] and [\"d\", \"b\"] puts b first", _q3_arithmetic),
-    Claim("at k = 1, d earns 1/2 + 1/5 = 0.7", _q3_arithmetic),
-    Claim("d: with a small k, one first place outweighs two second places", _q3_arithmetic),
-    Claim("1/2, below d's 1/2 + 1/5", _q3_arithmetic),
-    Claim("d gets 1/2 from its 1st place; b has no 1st place: 1/3 + 1/3", _q3_arithmetic),
+    Claim("RRF of the rankings [\"w\", \"x\", \"y\", \"z\"] and [\"z\", \"x\"] puts x first", _q3_arithmetic),
+    Claim("at k = 1, z earns 1/2 + 1/5 = 0.7", _q3_arithmetic),
+    Claim("z: with a small k, one first place outweighs two second places", _q3_arithmetic),
+    Claim("1/2, below z's 1/2 + 1/5", _q3_arithmetic),
+    Claim("z gets 1/2 from its 1st place; x has no 1st place: 1/3 + 1/3", _q3_arithmetic),
     Claim("build `MyHybridMemory`", _my_memory_ranks_like_the_kit),
     Claim("the seven demo facts plus 24 more", lambda: len(EVAL_MEMORIES) == 31 and EVAL_MEMORIES[:7] == DEMO_FACTS),
     Claim("The check stores the 31 memories in yours", lambda: len(EVAL_MEMORIES) == 31 and _checked_against_rrf_60()),
@@ -346,9 +346,9 @@ def _showdown_search(query: str):
 
 
 EXEMPT = {
-    "b: 2nd in both rankings, the steadiest of the three": "a wrong option; the computed key rules it out",
-    "a: first place in a ranking beats everything else": "a wrong option; the computed key rules it out",
-    "b and c tie exactly: their ranks add up to 4 either way": "a wrong option; the computed key rules it out",
+    "y: 2nd in both rankings, the steadiest of the three": "a wrong option; the computed key rules it out",
+    "x: first place in a ranking beats everything else": "a wrong option; the computed key rules it out",
+    "y and z tie exactly: their ranks add up to 4 either way": "a wrong option; the computed key rules it out",
     "RRF follows Q's big BM25 lead too": "a wrong option; the computed key rules it out",
     "RRF rewards a first place most": "a wrong option; the computed key rules it out",
     "Where will RRF ($k = 60$) put it?": "a prediction prompt; the chart and cell 22 answer it",
@@ -356,8 +356,8 @@ EXEMPT = {
     "P under both: a cosine of 0.58 is the strongest evidence": "a wrong option; the computed key rules it out",
     "P under the sum, Q under RRF": "a wrong option; the computed key rules it out",
     "Lower k to 1.": "the question's instruction",
-    "a: with a small k, the first place of the longer ranking counts most": "a wrong option; the computed key rules it out",
-    "b and d tie: at k = 1 each gets 1/2 from somewhere": "a wrong option; the computed key rules it out",
+    "w: with a small k, the first place of the longer ranking counts most": "a wrong option; the computed key rules it out",
+    "x and z tie: at k = 1 each gets 1/2 from somewhere": "a wrong option; the computed key rules it out",
     "and one where it buries the answer": "an objective; cell 19's claim covers the chart",
     "Rank them for one question by cosine and by BM25": "describes cell 2, which ranks one query two ways",
     "Write your guess in `my_prediction` below": "an instruction; the chart below answers it",
@@ -389,7 +389,8 @@ CLAIMS += [
     Claim("with each maximum taken over the memories for this query", _convex_formula),
     Claim("The best match of each ranking scores 1", _best_match_scores_1_and_a_lead_is_kept),
     Claim("the mix agrees with RRF on the first two answers", _two_fusions_takeaway),
-    Claim("RRF, a vote count and others all keep", _designs_keep_agreement_and_differ_on_a_first_place),
+    Claim("RRF, a vote count (rankings that found it) and others all keep",
+          _designs_keep_agreement_and_differ_on_a_first_place),
 ]
 
 EXEMPT.update({
@@ -398,7 +399,7 @@ EXEMPT.update({
     "`fuse(vector, keyword)` gets the vector ranking": "the exercise's specification, checked by check_fusion",
     "- **Agreement wins.**": "the exercise's specification, checked by check_fusion",
     "- its docstring says in one sentence what it rewards": "a rubric item",
-    "- you can say, before running section 3": "a rubric item; section 3 holds the bump charts",
+    "- you can say where it will put section 3's coffee answer": "a rubric item; cell 22 runs the learner's fuse on it",
     "Write `convex_mix(cosine, bm25, weight=0.5)`": "the stretch task's specification, checked by check_convex_mix",
     "Then find the smallest weight that puts the coffee answer in the top 3": "the stretch task's question",
 })
