@@ -392,6 +392,9 @@ CLAIMS += [
     Claim('The live context holding it is read back one JSON object per line.', lambda: _key_holds(3)),
     Claim("a memory's text is JSON-quoted, so its line break is the two", lambda: _key_holds(3)),
     Claim('One, mem_0012, its text whole with both lines', lambda: _key_holds(3)),
+    Claim('Predict: in round 1 the model calls memory_store with "Sam prefers green tea."', lambda: _key_holds(4)),
+    Claim("the memory keeps the fact stored in round 1", lambda: _key_holds(4)),
+    Claim("memory_store finished in round 1, before the provider failed", lambda: _key_holds(4)),
     Claim('a limit that only warns would still store twenty memories from one', quiz_flood),
 ]
 EXEMPT.update({
