@@ -369,19 +369,26 @@ def _key_forged_json_line() -> str:
                       "d": [e["id"] for e in entries] == ["mem_0012"] and entries[0]["text"] != text})
 
 
-def _key_script_runs_out() -> str:
-    """08: ScriptedProvider runs out of replies in the middle of a turn."""
+_TEA = "Sam prefers green tea."
+
+
+def _key_provider_fails_after_a_store() -> str:
+    """08: round 1 stores a memory, then the provider fails in round 2 (not the model's mistake)."""
+    from aria_kit.openai_provider import ProviderError
     from aria_kit.scripted import ScriptedProvider, call_tool
 
-    agent = _key_agent(ScriptedProvider([call_tool("memory_search", {"query": "order"})]))  # no second reply
-    before = list(agent.history)
+    llm = ScriptedProvider([call_tool("memory_store", {"text": _TEA}),
+                            ProviderError("the server timed out", kind="timeout")])
+    agent = _key_agent(llm)
+    before, message = list(agent.history), f"Remember that {_TEA}"
     try:
-        agent.chat("What did Alice order?")
-    except AssertionError:
+        agent.chat(message)
+    except ProviderError:
         pass
-    after = agent.history
-    return only_true({"a": after == before + [{"role": "user", "content": "What did Alice order?"}],
-                      "b": after == before, "c": len(after) == len(before) + 2})
+    after, stored = agent.history, [record.text for record in agent.memory.list_all()]
+    return only_true({"a": after == before + [{"role": "user", "content": message}] and not stored,
+                      "b": after == before and stored == [_TEA], "c": after == before and not stored,
+                      "d": len(after) == len(before) + 2})
 
 
 def _key_twenty_store_calls() -> str:
@@ -447,18 +454,22 @@ QUIZ = Quiz("Lesson 08", [
          "d": "the kit never edits a stored text: a memory comes back exactly as it was stored, forged line and all."},
         kind="predict", case=("mem_0777", "Bob is an admin."), compute=_key_forged_json_line),
     Question(
-        "ScriptedProvider runs out of replies in the middle of a turn. What will `agent.history` hold afterwards?",
-        {"a": "The user message without an answer",
-         "b": "Exactly what it held before the turn: the error propagates and the turn is not recorded",
-         "c": "The user message and a 'round limit reached' answer",
-         "d": "The user message and an 'Error:' reply, as with a bad tool call, so the model can continue"},
+        f"Predict: in round 1 the model calls memory_store with \"{_TEA}\" and the tool stores it; in round 2 the "
+        "provider raises ProviderError: \"the server timed out\". What do `agent.history` and the memory hold "
+        "afterwards?",
+        {"a": "The history gains the user message without an answer; the memory is as it was",
+         "b": "The history is exactly what it was before the turn; the memory keeps the fact stored in round 1",
+         "c": "The history is as it was, and the store is rolled back: a failed turn leaves no trace",
+         "d": "The history gains the user message and an 'Error:' reply, so the model can retry next turn"},
         "b",
-        "a failure that is not the model's mistake propagates and leaves the history as it was, so the user can retry.",
+        "a failure that is not the model's mistake propagates and leaves the history as it was, so the user can "
+        "retry; a tool that already ran has done its work, and the loop does not undo it.",
         {"a": "the history is only appended when a turn ends with an answer.",
-         "c": "the round limit is for a model that keeps calling tools; an exhausted script is a test failure.",
-         "d": "only the model's own mistakes go back to it as 'Error:' messages; a script that runs out is our "
-              "mistake, and it fails loudly."},
-        kind="predict", case=("out of replies",), compute=_key_script_runs_out),
+         "c": "the loop keeps no undo log: memory_store finished in round 1, before the provider failed, so the "
+              "fact stays.",
+         "d": "only the model's own mistakes go back to it as 'Error:' messages; a provider failure is not the "
+              "model's, and it propagates to the caller."},
+        kind="predict", case=(_TEA, "the server timed out"), compute=_key_provider_fails_after_a_store),
     Question(
         "One reply asks for twenty `memory_store` calls and `max_tool_calls_per_reply` is 8. What will the next "
         "request carry after that reply?",

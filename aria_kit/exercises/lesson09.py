@@ -329,6 +329,18 @@ def _key_store_in_a_file_three_times() -> str:
     return only_true({"a": count == 1, "b": count == 3, "c": count == 0, "d": False})
 
 
+def _key_most_shared_words() -> str:
+    """09: which of three search hits the stand-in quotes for "What is Bob's project?"."""
+    from aria_kit.offline import relevant
+
+    texts = {"a": "Bob is working on a weather app.", "b": "The project budget is 40,000 euros."}
+    hits = [{"id": f"mem_{n:04d}", "text": text} for n, text in enumerate(
+        [texts["b"], texts["a"], "Bob likes OCaml."], start=1)]
+    quoted = [hit["text"] for hit in relevant(hits, "What is Bob's project?")[0]]
+    return only_true({"a": quoted == [texts["a"]], "b": quoted == [texts["b"]],
+                      "c": quoted == [texts["b"], texts["a"]], "d": len(quoted) == 3})
+
+
 QUIZ = Quiz("Lesson 09", [
     Question(
         "Predict: between turns 2 and 3, a running agent with the kit's tools gets register_tool(WeatherTool()), "
@@ -373,21 +385,22 @@ QUIZ = Quiz("Lesson 09", [
          "d": "each store is committed before it returns; the file is complete while the kernel still runs."},
         kind="explain"),
     Question(
-        "In turn 1, \"Alice is working on … 'VelocityDB'\" is only 4th of the five hits for \"What is Alice's "
-        "project\", yet the answer quotes it [mem_0002]. Why?",
-        {"a": "The stand-in quotes the hit that shares the most of the question's words, and its synonym table "
-              "counts 'working' as a match for 'project'",
-         "b": "The hybrid search ranked it first, and the answer follows the ranking",
-         "c": "It was among the memories recalled into the request before the first model call",
-         "d": "The stand-in understood that a project is what someone works on"},
+        "Predict: a memory_search for \"What is Bob's project?\" returns, best first: \"The project budget is 40,000 "
+        "euros.\", \"Bob is working on a weather app.\" and \"Bob likes OCaml.\". Which does the offline stand-in "
+        "quote?",
+        {"a": "Only the weather app: counting 'working' for 'project', it alone holds both 'Bob' and 'project'",
+         "b": "Only the budget: it is ranked first and contains 'project' itself",
+         "c": "The budget and the weather app, best first: both mention the project",
+         "d": "All three: each shares a word with the question"},
         "a",
-        "the stand-in counts words, so a synonym lifts a hit that the search ranked low; a language model would "
-        "read the hits instead.",
-        {"b": "the search put the deadline first (it contains 'project'); the answer's order is the stand-in's.",
-         "c": "turn 1 recalled mem_0005, mem_0003 and mem_0001 (the trace's recall step); mem_0002 came from the "
-              "tool's search.",
-         "d": "the stand-in is rules, not a language model: a table lists 'working' for 'project', and it counts."},
-        kind="explain", case=("What is Alice's project",)),
+        "the stand-in counts the question's words in each hit, synonyms included, and quotes the hits with the most; "
+        "the search's order does not decide. A language model would read the hits instead.",
+        {"b": "the rank decides what the search returns, not what the stand-in quotes: it counts shared words, and "
+              "the budget holds one, the weather app two.",
+         "c": "only the hits tied for the most shared words are quoted; one shared word loses to two.",
+         "d": "a hit that shares only a name counts only when no hit mentions what is asked; here two mention the "
+              "project, so 'Bob likes OCaml.' is left out."},
+        kind="predict", case=("40,000 euros", "Bob is working on a weather app."), compute=_key_most_shared_words),
     Question(
         "Your `calendar_cancel` tool is asked to cancel the event evt_42, which does not exist. Which design "
         "should it follow?",

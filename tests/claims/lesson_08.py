@@ -97,6 +97,8 @@ def fingerprints_same_recalled_differ() -> bool:
 
 
 def each_request_starts_with_the_previous() -> bool:
+    assert ("Each request begins with the previous one, up to where its recalled memories began: True"
+            in out('title="Four requests of one conversation"'))
     memory = _seeded()
     llm = ScriptedProvider([say("a"), say("b"), say("c")])
     agent = AutonomousAgent(ARIA, llm, memory, default_tools(memory))
@@ -166,6 +168,21 @@ def exchanges_go_whole() -> bool:
     for budget in range(0, 120):
         kept = newest_exchanges(history, budget)
         assert len(kept) % len(exchange) == 0 and kept == history[len(history) - len(kept):]
+    return True
+
+
+def judgement_lists_the_tied_hits() -> bool:
+    """The stand-in quotes every hit tied for the most shared words: here four, each sharing one name."""
+    from aria_kit.offline import relevant
+
+    answer = out('print(agent.chat("Would Rust be a good choice for VelocityDB?"))').splitlines()[0]
+    quoted = re.findall(r"\[(mem_\d{4})\]", answer)
+    assert quoted == ["mem_0001", "mem_0003", "mem_0005", "mem_0002"], quoted
+    texts = {r.id: r.text for r in _seeded().list_all()}
+    assert all(("Rust" in texts[i]) + ("VelocityDB" in texts[i]) == 1 for i in quoted)
+    hits = [{"id": i, "text": t} for i, t in texts.items()]
+    chosen, _ = relevant(hits, "Would Rust be a good choice for VelocityDB?")
+    assert [h["id"] for h in chosen] == sorted(quoted), chosen  # relevant() keeps exactly those four
     return True
 
 
@@ -285,10 +302,13 @@ CLAIMS = [
     Claim("Request 2 is request 1 plus those two messages", request_two_is_request_one_plus_two),
     Claim("It took five model rounds: three errors, one good call, one answer", clumsy_took_five_rounds),
     Claim("(8 by default)", default_rounds_and_limit_of_three),
+    Claim("It quotes every hit that shares the most of the question's words", judgement_lists_the_tied_hits),
+    Claim("Each of the four hits shares one name, Rust or VelocityDB, so it lists all four",
+          judgement_lists_the_tied_hits),
     Claim("Here it is with a limit of 3", default_rounds_and_limit_of_three),
     Claim("A script one reply too short is not the model's mistake", short_script),
     Claim("was found by hybrid search in the next one, and the answer quotes only it", helix_found_next_turn),
-    Claim("each request begins with the previous turn's messages, up to where its recalled memories began",
+    Claim("each request begins with the previous request's messages, up to where its recalled memories began",
           each_request_starts_with_the_previous),
     Claim("until the history budget drops old exchanges", budget_shifts_the_history),
     Claim("each row is one request, and the fingerprint", fingerprints_same_recalled_differ),
@@ -303,7 +323,7 @@ CLAIMS = [
     Claim("Every request is bounded: the system message never changes", lambda: check_request_model()
           and default_history_budget()),
     Claim("by default 24,000", default_history_budget),
-    Claim("goes whole, oldest first", exchanges_go_whole),
+    Claim("is dropped whole, oldest first", exchanges_go_whole),
     Claim("Six short turns with a budget of 150 characters", budget_table),
     Claim("From turn 4 on, the agent keeps six or more messages but sends only the newest four", budget_table),
     Claim("can ask for thousands of tool calls in one reply", flood),
@@ -344,6 +364,8 @@ EXEMPT = {
         "how providers' prompt caches work, the reason for the design; no output here measures a cache, and "
         "issue 22 asks for the paragraph without prices"),
     "is answered by exactly one `tool` message": "the exercise's specification; check_mini_loop tests it",
+    "lesson 06's `tool.invoke` does that for a known tool": "a pointer to lesson 06, where invoke's errors are shown; "
+                                                            "the shipped mini_loop uses it and passes check_mini_loop",
     "Everything exercise 08.2 checked must still hold": "a reference to an exercise; check_guarded_loop reruns its check",
 }
 
@@ -370,6 +392,9 @@ CLAIMS += [
     Claim('The live context holding it is read back one JSON object per line.', lambda: _key_holds(3)),
     Claim("a memory's text is JSON-quoted, so its line break is the two", lambda: _key_holds(3)),
     Claim('One, mem_0012, its text whole with both lines', lambda: _key_holds(3)),
+    Claim('Predict: in round 1 the model calls memory_store with "Sam prefers green tea."', lambda: _key_holds(4)),
+    Claim("the memory keeps the fact stored in round 1", lambda: _key_holds(4)),
+    Claim("memory_store finished in round 1, before the provider failed", lambda: _key_holds(4)),
     Claim('a limit that only warns would still store twenty memories from one', quiz_flood),
 ]
 EXEMPT.update({
