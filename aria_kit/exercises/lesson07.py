@@ -310,10 +310,12 @@ QUIZ = Quiz("Lesson 07", [
     Question(
         "A teammate proposes appending the recalled memories to the end of the system message, \"so the model "
         "gives them the weight of its instructions\". What does that change on a conversation's second request?",
-        {"a": "Only where the memories sit: the model reads the same words either way",
-         "b": "The system message now differs from request to request, so a prompt cache stops matching inside it "
-              "and reuses none of the history, and stored text gets the standing of an instruction",
-         "c": "The request gets cheaper: one message fewer for the provider to process",
+        {"a": "Only where the memories sit: the model reads the same words either way, so answers and costs stay as "
+              "they were",
+         "b": "The system message differs on every request, so a prompt cache reuses none of the history, and "
+              "stored text gets an instruction's standing",
+         "c": "The request gets cheaper: one message fewer for the provider to process, and the persona still comes "
+              "first",
          "d": "Answers get more accurate, because models follow the system message more closely than a user message"},
         "b", "the system message stays the same bytes on every request so that system + history is a prefix the "
              "next request repeats; memories are data, so they travel as data after the history.",

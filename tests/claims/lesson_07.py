@@ -327,7 +327,7 @@ CLAIMS += [
     Claim('In the live context message, as the "text" of one quoted JSON line', lambda: _key_holds(2)),
     Claim("the system message is the persona's instructions, the same bytes on", check_request_model),
     Claim('the system message stays the same bytes on every request so that', check_request_model),
-    Claim('The system message now differs from request to request, so a prompt', _system_message_with_memories_changes),
+    Claim('The system message differs on every request, so a prompt cache reuses', _system_message_with_memories_changes),
 ]
 EXEMPT.update({
     "Aria's Never say: line, since a persona without forbidden phrases":
