@@ -77,6 +77,11 @@ def _violations_test(violations: Callable[[AgentPersona, str], list[str]]) -> No
         assert isinstance(found, list), f"violations returned a {type(found).__name__}; return a list of phrases"
         assert found == expected, (f"for {persona.name}'s phrases {list(persona.forbidden_phrases)} and "
                                    f"{text!r}, expected {expected}, got {found}: {idea}")
+    for persona, text, expected, _ in cases:  # the property: clean text around an answer changes nothing
+        wrapped = f"Sure. {text} Thanks!"
+        found = violations(persona, wrapped)
+        assert found == expected, (f"{text!r} gives {expected}, but with clean text around it, {wrapped!r}, you found "
+                                   f"{found}: what an answer contains cannot depend on what surrounds it")
 
 
 def _rule_test(rule: str, breaks_rule: Callable[[str], bool], good: Sequence[str], bad: Sequence[str]) -> None:

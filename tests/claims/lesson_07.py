@@ -287,7 +287,7 @@ EXEMPT = {
     "Design a rule Aria should follow": "names rule 4; the other rules are examples of the learner's choice",
     "one sentence the model reads": "a specification of the exercise",
     "at least two replies each that keep and that break the rule": "a specification, enforced by check_persona_rule",
-    "the hits come best first, so the lowest-ranked go first": "a specification of the stretch task",
+    "the hits come best first, so the lowest-ranked are dropped first": "a specification of the stretch task",
     "The check uses four recalled memories": "describes the stretch check (aria_kit/exercises/lesson07.py _fit_test)",
 }
 
