@@ -118,10 +118,15 @@ def _in_text_order(persona: AgentPersona, text: str) -> list[str]:  # in the ord
     return [phrase for _, phrase in sorted(found)]
 
 
+def _first_sentence_only(persona: AgentPersona, text: str) -> list[str]:  # reads the opening, where phrases usually sit
+    return violations(persona, re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0])
+
+
 @pytest.mark.parametrize(("wrong", "idea"), [(_case_sensitive, "ignores upper and lower case"),
                                              (_substring, "whole words only"),
                                              (_exact_spacing, "any run of spaces"),
-                                             (_in_text_order, "the persona's order")])
+                                             (_in_text_order, "the persona's order"),
+                                             (_first_sentence_only, "cannot depend on what surrounds it")])
 def test_violations_check_answers_a_typical_mistake_with_its_case_and_idea(wrong, idea, capsys):
     assert_refused(lesson07.check_violations(wrong), capsys, idea)
 

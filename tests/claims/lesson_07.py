@@ -7,7 +7,7 @@ from request_model import check_request_model
 
 from aria_kit.exercises import lesson07
 from aria_kit.offline import OfflineProvider
-from aria_kit.persona import ARIA, BEHAVIOUR_RULES
+from aria_kit.persona import ARIA, BEHAVIOUR_RULES, LIVE_CONTEXT_HEADING
 from aria_kit.solutions.lesson07 import compile_persona, violations
 
 LESSON = Lesson("07_persona")
@@ -128,6 +128,93 @@ def _only_scrub_reads_the_system_message() -> bool:
     return "def _scrub" in LESSON.output("OfflineProvider._scrub")
 
 
+def _two_turns_one_tool_call():
+    """The requests of two turns, the first calling memory_search once, and the schemas of the agent's tools."""
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.scripted import ScriptedProvider, call_tool, say
+
+    memory = HybridMemory()
+    seed_memory(memory)
+    llm = ScriptedProvider([call_tool("memory_search", {"query": "order"}), say("Order 4821 [mem_0007]."),
+                            say("Rust [mem_0001].")])
+    agent = make_agent(memory=memory, llm=llm, persona=ARIA)
+    agent.chat("What did Alice order?")
+    agent.chat("Which language does Alice like?")
+    llm.assert_all_used()
+    return llm.requests, [tool.schema() for tool in agent.tools.values()]
+
+
+def _every_request_carries_the_tool_schemas() -> bool:
+    requests, schemas = _two_turns_one_tool_call()
+    assert len(requests) == 3 and schemas and all(request["tools"] == schemas for request in requests), (
+        "a request does not carry the schemas of every tool the agent has")
+    return check_request_model()
+
+
+def _history_is_questions_and_answers() -> bool:
+    """Turn 2's history is turn 1's question and answer: not its live context, not its tool call or result."""
+    requests, _ = _two_turns_one_tool_call()
+    messages = requests[2]["messages"]
+    at = next(i for i, m in enumerate(messages) if str(m.get("content") or "").startswith(LIVE_CONTEXT_HEADING))
+    assert messages[1:at] == [{"role": "user", "content": "What did Alice order?"},
+                              {"role": "assistant", "content": "Order 4821 [mem_0007]."}], messages[1:at]
+    return check_request_model()
+
+
+def _tool_rounds_follow_the_message() -> bool:
+    """Round 2 of a turn is round 1's messages, then the model's tool call and the tool's result."""
+    requests, _ = _two_turns_one_tool_call()
+    first, second = requests[0]["messages"], requests[1]["messages"]
+    assert first[-1] == {"role": "user", "content": "What did Alice order?"}, first[-1]
+    assert second[:len(first)] == first, "round 2 does not repeat round 1's messages"
+    call, result = second[len(first):]
+    assert call["role"] == "assistant" and call["tool_calls"][0]["function"]["name"] == "memory_search", call
+    assert result["role"] == "tool" and result["tool_call_id"] == call["tool_calls"][0]["id"], result
+    return True
+
+
+def _prefix_holds_until_the_budget_drops() -> bool:
+    """With the default budget each request starts with the last one's system + history; a tiny budget breaks it."""
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.scripted import ScriptedProvider, say
+
+    memory = HybridMemory()
+    seed_memory(memory)
+    llm = ScriptedProvider([say("Answer one."), say("Answer two."), say("Answer three.")])
+    agent = make_agent(memory=memory, llm=llm, persona=ARIA)
+    agent.history_chars = 100  # room for one exchange, not two
+    for question in ("When is Alice's meeting with the infrastructure team?",
+                     "Which programming language does Alice like?", "What did Alice order?"):
+        agent.chat(question)
+    second, third = (request["messages"] for request in llm.requests[1:])
+    before = second[:next(i for i, m in enumerate(second) if m["content"].startswith(LIVE_CONTEXT_HEADING))]
+    assert len(before) == 3 and third[:len(before)] != before, "the dropped exchange should break the prefix"
+    return check_request_model()
+
+
+def _live_context_stays_short() -> bool:
+    """The live context holds the top 3 recalled memories, on the demo memory and on one 40 times its size."""
+    from aria_kit.demo import make_agent, seed_memory
+    from aria_kit.hybrid_memory import HybridMemory
+    from aria_kit.memory_rules import read_quoted_entries
+    from aria_kit.scripted import ScriptedProvider, say
+
+    sizes = []
+    for extra in (0, 273):
+        memory = HybridMemory()
+        seed_memory(memory)
+        for n in range(extra):
+            memory.store(f"Note {n}: Alice reviewed pull request {n} on the infrastructure team's meeting day.")
+        llm = ScriptedProvider([say("Friday.")])
+        make_agent(memory=memory, llm=llm, persona=ARIA).chat("When is Alice's meeting with the infrastructure team?")
+        live = next(m["content"] for m in llm.requests[0]["messages"] if m["content"].startswith(LIVE_CONTEXT_HEADING))
+        sizes.append((len(memory), len(read_quoted_entries(live))))
+    assert sizes == [(7, 3), (280, 3)], sizes
+    return len(_recalled()) == 3
+
+
 CLAIMS = [
     Claim("Two fields changed, so two lines of the system message changed", lambda: len(_diff_lines("-"))
           == len(_diff_lines("+")) == 2),
@@ -145,7 +232,7 @@ CLAIMS = [
           _system_first_and_the_same_on_both),
     Claim("The **system message** is the first message of every request", _system_first_and_the_same_on_both),
     Claim("The system message decides who the agent is", _system_first_and_the_same_on_both),
-    Claim("turns a persona into Aria's system message, equal to the kit's character for character",
+    Claim("turns a persona into its system message, equal to the kit's character for character",
           lambda: all(compile_persona(p) == p.instructions() for p in lesson07.PERSONAS)
           and _system_first_and_the_same_on_both()),
     Claim("Equal to `persona.instructions()`, the system message, character for character",
@@ -162,12 +249,18 @@ CLAIMS = [
     Claim("The recalled memories come after the history, never inside the system message", _request_two_repeats_and_adds),
     Claim("The system message is the same bytes on every request; the memories recalled for *this* message",
           _live_context_after_the_history),
-    Claim("The system message cannot give (it is the persona, the same bytes on every request)",
+    Claim("The system message cannot shrink (it is the same bytes on every request)",
           _system_first_and_the_same_on_both),
     Claim("It finds the `Never say:` line in the system message", _scrub_reads_the_system_message),
     Claim("the **agent loop**, which recalls memories, asks the model, runs its tools",
           lambda: [step.kind for step in _agent_turn().steps][:2] == ["recall", "model"]),
-    Claim("Only the top 3 are recalled", lambda: len(_recalled()) == 3),
+    Claim("The live context stays short however large the memory grows", _live_context_stays_short),
+    Claim("besides the tool schemas (lesson 06), every request the agent sends holds",
+          _every_request_carries_the_tool_schemas),
+    Claim("the history: earlier questions and their answers, without their live contexts or tool calls",
+          _history_is_questions_and_answers),
+    Claim("then this turn's tool calls and their results", _tool_rounds_follow_the_message),
+    Claim("until the history budget drops an old exchange", _prefix_holds_until_the_budget_drops),
     Claim("the meeting comes first here, but the next two hits", lambda: [line.split()[0] for line in _recalled()]
           == ["mem_0004", "mem_0001", "mem_0006"]),
     Claim("the same four questions, asked of Aria", lambda: len(_traits_table()) == 4),
@@ -176,9 +269,7 @@ CLAIMS = [
     Claim("the regex makes it 0 with the rule", lambda: _measured("with Never say")[0] == 0
           and _measured("without the rule") == (6, 6)),
     Claim("It asks the model 12 questions (6 prompts", lambda: 2 * _measured("without the rule")[1] == 12),
-    Claim("on five personas (Aria, one with one trait and three goals",
-          lambda: len(lesson07.PERSONAS) == 5 and any(len(p.traits) == 1 and len(p.goals) == 3
-                                                      for p in lesson07.PERSONAS)),
+    Claim("on five personas, Aria among them", lambda: len(lesson07.PERSONAS) == 5 and ARIA in lesson07.PERSONAS),
     Claim("\"As an AI language model, I cannot say.\" gives",
           lambda: violations(ARIA, "As an AI language model, I cannot say.") == ["I cannot", "As an AI language model"]
           and violations(ARIA, "Raft replicates the log [mem_0003].") == []),
@@ -190,15 +281,13 @@ EXEMPT = {
     "lessons 04 (hybrid memory) and 06 (tools)": "prerequisites, naming lessons",
     "Each memory is one JSON line with its **id**": "the format printed in cell 18 (one JSON object a line), "
                                                     "and rule 4 names a rule",
-    "The forbidden phrases are the one thing the stand-in reacts to": "cell 25 prints the only persona-reading "
-                                                                      "rule (claimed above: has exactly one rule)",
     "A real model told never to say \"DDR5\" would rephrase": "DDR5 and 32 GB quote the answer; a statement about "
                                                               "real models",
     "The prompts invite the word, the last two quite hard": "describes the PROMPTS list written in the next cell",
     "Design a rule Aria should follow": "names rule 4; the other rules are examples of the learner's choice",
     "one sentence the model reads": "a specification of the exercise",
     "at least two replies each that keep and that break the rule": "a specification, enforced by check_persona_rule",
-    "the hits come best first, so the lowest-ranked go first": "a specification of the stretch task",
+    "the hits come best first, so the lowest-ranked are dropped first": "a specification of the stretch task",
     "The check uses four recalled memories": "describes the stretch check (aria_kit/exercises/lesson07.py _fit_test)",
 }
 
@@ -238,7 +327,7 @@ CLAIMS += [
     Claim('In the live context message, as the "text" of one quoted JSON line', lambda: _key_holds(2)),
     Claim("the system message is the persona's instructions, the same bytes on", check_request_model),
     Claim('the system message stays the same bytes on every request so that', check_request_model),
-    Claim('The system message now differs from request to request, so a prompt', _system_message_with_memories_changes),
+    Claim('The system message differs on every request, so a prompt cache reuses', _system_message_with_memories_changes),
 ]
 EXEMPT.update({
     "Aria's Never say: line, since a persona without forbidden phrases":
