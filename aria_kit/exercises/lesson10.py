@@ -278,8 +278,8 @@ QUIZ = Quiz("Lesson 10", [
         "c",
         "the stand-in quotes every hit that shares enough of the question's words, and both share \"Bob\" and "
         "\"team\"; nothing in an append-only memory says that one replaced the other.",
-        {"a": "nothing in an append-only memory says which fact is newer; search ranks by words and meaning, not "
-              "by the order of storing.",
+        {"a": "the stand-in picks hits by the question's words, not by when they were stored, and nothing links "
+              "the later fact to the earlier one.",
          "b": "in section 1 the Go fact lost because it shared almost none of the question's words; here both share "
               "them, so both are quoted.",
          "d": "the stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},

@@ -400,8 +400,19 @@ def _key_holds(number: int) -> bool:
     return True
 
 
+def _bob_facts_unlinked() -> bool:
+    """Quiz Q1's case: the stand-in's answer quotes both facts, and neither memory links to the other."""
+    from aria_kit.hybrid_memory import HybridMemory
+    memory = HybridMemory()
+    for text in ("Bob's team is Payments.", "Bob has moved to the Search team."):
+        memory.store(text, {"category": "work"})
+    links = [(r.supersedes, r.superseded_by) for r in memory.list_all()]
+    return _key_holds(1) and _is(links, [(None, None)] * 2, "links between the two Bob facts")
+
+
 CLAIMS += [
     Claim("the stand-in quotes every hit that shares enough of the question's", lambda: _key_holds(1)),
+    Claim("nothing links the later fact to the earlier one", _bob_facts_unlinked),
     Claim('Both facts, one after the other, with nothing to say which one is', lambda: _key_holds(1)),
     Claim('delete refuses only when the memory removed is the current version', lambda: _key_holds(2)),
     Claim("that is forget, a different call; delete removes one memory.", lambda: _key_holds(2)),
