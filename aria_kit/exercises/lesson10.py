@@ -278,8 +278,8 @@ QUIZ = Quiz("Lesson 10", [
         "c",
         "the stand-in quotes every hit that shares enough of the question's words, and both share \"Bob\" and "
         "\"team\"; nothing in an append-only memory says that one replaced the other.",
-        {"a": "nothing in an append-only memory says which fact is newer; search ranks by words and meaning, not "
-              "by the order of storing.",
+        {"a": "the stand-in picks hits by the question's words, not by when they were stored, and nothing links "
+              "the later fact to the earlier one.",
          "b": "in section 1 the Go fact lost because it shared almost none of the question's words; here both share "
               "them, so both are quoted.",
          "d": "the stand-in has no notion of a conflict: it quotes the hits that mention what was asked."},
@@ -333,15 +333,17 @@ QUIZ = Quiz("Lesson 10", [
     Question(
         "A memory built like mem0 holds \"Priya's standup is at 9:00.\" The user says \"Priya's Tuesday standup "
         "is at 10:00.\" The model chooses UPDATE on the 9:00 memory. On Wednesday you ask when Priya's standup is. "
-        "What does memory hold, and what can bring 9:00 back?",
-        {"a": "Both texts: UPDATE keeps the old value as history, one link away, as supersede does",
-         "b": "Only the 10:00 text; nothing kept the 9:00 one, so only the user saying it again brings it back",
+        "What can search still find, and where is 9:00?",
+        {"a": "Both texts: UPDATE keeps the old value as a version search can rank, as supersede does",
+         "b": "Only the 10:00 text; 9:00 is left only in mem0's change log (history), which search never reads",
          "c": "Only the 9:00 text: an UPDATE is refused when the new fact names a narrower case",
          "d": "The 10:00 text, and the 9:00 one comes back by itself once Tuesday has passed"},
         "b",
-        "UPDATE rewrites the memory in place: the model judged a narrower fact (Tuesday) a replacement, the fact "
-        "that was still true on other days is gone, and no history holds it.",
-        {"a": "keeping the old version linked is what supersede does in this kit; mem0's UPDATE overwrites.",
+        "UPDATE rewrites the memory in place: the model judged a narrower fact (Tuesday) a replacement, so "
+        "Wednesday's answer is 10:00; the 9:00 text, still true on other days, survives only as an entry of the "
+        "change log, and nothing brings it back unless someone reads the log or the user says it again.",
+        {"a": "mem0 logs the old text, but search ranks only the memory's new one; this kit's supersede keeps the "
+              "old version as a memory of its own, which include_history=True ranks.",
          "c": "nothing checks the model's choice: the operation it picks is the operation that runs.",
          "d": "a memory holds texts, not schedules; nothing in it knows that Tuesday passes."},
         kind="explain", case=("Priya's standup is at 9:00.", "Priya's Tuesday standup is at 10:00.")),

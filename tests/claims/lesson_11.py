@@ -29,7 +29,7 @@ CLAIMS = [
         _payload_row("transcript")[1:], ["0", "2"], "transcript widgets holding the payload raw, escaped")),
     Claim("BM25 matches \"editor\", and the embeddings rank it first too", lambda: _is(
         LESSON.output("tidy.send(\"Which editor").strip().splitlines()[-1],
-        "From memory: My favourite editor is Vim. [mem_0010]", "the answer after clear()")),
+        "From memory: My favourite editor is Vim. [mem_0010]", "the answer after clear()") and _editor_ranks()),
     Claim("The answer is fish alone", lambda: _is(
         [line.split()[:3] for line in LESSON.output("panel_row(memory_id)").splitlines()[3:5]],
         [["mem_0008", "struck", "through"], ["mem_0009", "current", "(nothing)"]], "the shell rows of the panel")
@@ -51,7 +51,40 @@ CLAIMS = [
          [line.split()[0] for line in LESSON.output("chat.entries[-6:]").splitlines()[3:]]),
         ("The transcript: its last 6 of 13 lines", ["user", "tools", "assistant"] * 2), "the transcript table")),
     Claim("`HTML` widgets draw the model line, each message", lambda: _widget_kinds()),
+    Claim("Voilà prints the address, `http://127.0.0.1:8866/` (this machine only)", lambda: _web_app_address()),
+    Claim("Five questions, all predictions", lambda: _all_predictions()),
 ]
+
+
+def _editor_ranks() -> bool:
+    """After the forget cell, "Which editor do I like?": only mem_0010 has a BM25 score, and it leads by cosine too."""
+    agent, _ = _shell_chat()
+    agent.chat("Please remember that my favourite editor is Vim")
+    agent.memory.forget("mem_0009")
+    hits = agent.memory.search("Which editor do I like?", top_k=len(agent.memory))
+    return _is(([h.id for h in hits if h.bm25 > 0], max(hits, key=lambda h: h.cosine).id, hits[0].id),
+               (["mem_0010"], "mem_0010", "mem_0010"), "BM25 matches, the best cosine, the fused first")
+
+
+def _web_app_address() -> bool:
+    """`make app` serves on 127.0.0.1 (app/voila.json) at Voilà's default port 8866, the README's address."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    config = json.loads((root / "app" / "voila.json").read_text())
+    voila_app = (Path(importlib.util.find_spec("voila").origin).parent / "app.py").read_text()  # importing it takes s
+    port = int(voila_app.split("port = Integer(", 1)[1].split(",", 1)[0])
+    return _is((config["Voila"]["ip"], port, "`http://127.0.0.1:8866/`" in (root / "README.md")
+                .read_text(), "JUPYTER_CONFIG_PATH=\"$(CURDIR)/app\"" in (root / "Makefile").read_text()),
+               ("127.0.0.1", 8866, True, True), "the web app's address")
+
+
+def _all_predictions() -> bool:
+    import importlib
+    kinds = [q.kind for q in importlib.import_module("aria_kit.exercises.lesson11").QUIZ.questions]
+    return _is(kinds, ["predict"] * 5, "the quiz questions' kinds")
 
 
 def _widget_kinds() -> bool:
@@ -124,7 +157,6 @@ EXEMPT = {
     "The payload from section 1 now goes": _NAMES,
     "the top line names the\nmodel": "'top' is a place on screen",
     "is a one-cell notebook": "app/chat.ipynb's shape, checked by tests/test_browser_chat.py",
-    "`http://localhost:8866` by default": "Voilà's own default port, not an output of this lesson",
     "with the seven demo facts and nothing else": "app/chat.ipynb seeds DEMO_FACTS; tests/test_browser_chat.py opens it",
     "The test suite opens this app": "describes tests/test_browser_chat.py",
     "… and 3 older memories.": "an example line of the exercise's specification",
