@@ -2,7 +2,7 @@
 
 ``store`` gives each memory an id (``mem_0001``, …; never reused) and a unit embedding; ``search`` ranks
 every current memory by cosine (one matrix–vector product) and by BM25 over its own stemmed words, adds
-to a conversation turn's keyword score a share of its neighbours' (``thread_context.py``), and fuses the
+to a conversation turn's keyword score a share of its neighbours' on the query words it lacks (``thread_context.py``), and fuses the
 two (``fusion.DEFAULT_FUSION``: convex, weight 0.5; chosen on dev, ``tune`` re-chooses it), exactly but
 sorting only the heads (``exact_top_k.py``). ``supersede`` keeps the old version as history (lesson 10);
 deleting the current version of a fact with history is refused, and ``forget`` removes every version,
@@ -42,7 +42,7 @@ class HybridMemory(MemoryBackend):
     """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``.
 
     ``thread_window`` (turns on each side, 0: off) and ``thread_weight`` (a short turn's share of each neighbour's
-    keyword score) set thread context; like ``fusion`` they are search settings, not stored in the file.
+    keyword score on the query words the turn lacks) set thread context; like ``fusion`` they are search settings, not stored in the file.
     """
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
@@ -294,9 +294,10 @@ class HybridMemory(MemoryBackend):
         # Cosine of every row: one matrix-vector product (rows are unit vectors). Via einsum, not `@`: BLAS hands
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
         cosine = np.einsum("ij,j->i", memories.matrix[: memories.used], self._embed([query])[0])
-        bm25 = memories.bm25_scores(tokenize(query, self.stopwords, self._stemming))  # per row; 0 = no word in it
+        tokens = tokenize(query, self.stopwords, self._stemming)
+        bm25 = memories.bm25_scores(tokens)  # per row; 0 = no word in it
         if thread_context:  # before rows are skipped: only current turns lend their scores (thread_context.py)
-            bm25 = memories.with_thread_context(bm25, self.thread_window, self.thread_weight)
+            bm25 = memories.with_thread_context(bm25, tokens, self.thread_window, self.thread_weight)
         cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
         # Only rows that can still reach the top_k (exact_top_k.py), and ranks where they are already known.
         if isinstance(self.fusion, RRF):  # the fast path: RRF needs the ranks, and gets them exact
