@@ -1,14 +1,14 @@
 """HybridMemory: long-term memory searched by meaning and by keywords at once (lessons 04 and 09).
 
-``store`` gives each memory an id (``mem_0001``, …; never reused) and a unit embedding; ``search`` ranks
-every current memory by cosine (one matrix–vector product) and by BM25 over its own stemmed words, adds
-to a conversation turn's keyword score a share of its neighbours' on the query words it lacks (``thread_context.py``), and fuses the
-two (``fusion.DEFAULT_FUSION``: convex, weight 0.5; chosen on dev, ``tune`` re-chooses it), exactly but
-sorting only the heads (``exact_top_k.py``). ``supersede`` keeps the old version as history (lesson 10);
-deleting the current version of a fact with history is refused, and ``forget`` removes every version,
-from the file's bytes too. Writes are all or nothing: what can fail runs first, the change holds off
-timeouts and Ctrl-C (``write_guard.py``), and a change cut short anyway is repaired from the file or the
-rows before the next call. With ``path=`` every change is committed to SQLite (``persistence.py``)
+``store`` gives each memory an id (``mem_0001``, …; never reused) and a unit embedding; ``search`` ranks every
+current memory by cosine (one matrix–vector product) and by BM25 over its own stemmed words, adds to a
+conversation turn's keyword score a share of its neighbours' on the query words it lacks
+(``thread_context.py``), and fuses the two (``fusion.DEFAULT_FUSION``: convex, weight 0.5; chosen on dev,
+``tune`` re-chooses it), exactly but sorting only the heads (``exact_top_k.py``). ``supersede`` keeps the old
+version as history (lesson 10); deleting the current version of a fact with history is refused, and ``forget``
+removes every version, from the file's bytes too. Writes are all or nothing: what can fail runs first, the
+change holds off timeouts and Ctrl-C (``write_guard.py``), and a change cut short anyway is repaired from the
+file or the rows before the next call. With ``path=`` every change is committed to SQLite (``persistence.py``)
 before the call returns and other processes' commits are read before each read. Input rules are
 ``memory_rules.py``'s; the rows live in ``memory_rows.py``. Not here: files, tokens, fusion arithmetic.
 Not thread-safe: one instance per thread.
@@ -41,8 +41,9 @@ PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when
 class HybridMemory(MemoryBackend):
     """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``.
 
-    ``thread_window`` (turns on each side, 0: off) and ``thread_weight`` (a short turn's share of each neighbour's
-    keyword score on the query words the turn lacks) set thread context; like ``fusion`` they are search settings, not stored in the file.
+    ``thread_window`` (turns on each side, 0: off) and ``thread_weight`` (a short turn's share of each
+    neighbour's keyword score on the query words the turn lacks) set thread context;
+    like ``fusion`` they are search settings, not stored in the file.
     """
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,

@@ -30,8 +30,8 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
 from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
-from aria_kit.thread_context import (THREAD_BORROW, THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, neighbour_pairs, shares,
-                                     thread_of, with_context)
+from aria_kit.thread_context import (THREAD_BORROW, THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, neighbour_pairs,
+                                     shares, thread_of, with_context)
 
 
 # ------------------------------------------------------------------ a labelled split, scored once
@@ -131,7 +131,8 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None, thread
     return scored
 
 
-def _with_context(index: BM25Index, tokens: list[str], context: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def _with_context(index: BM25Index, tokens: list[str],
+                  context: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
     """One query's BM25 scores with thread context, as ``MemoryRows.with_thread_context`` adds it."""
     scores = index.scores(tokens)
     if not len(context[0]):

@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from aria_kit.bm25 import STOPWORDS, BM25Index, tokenize  # noqa: E402
 from aria_kit.datasets import LabelledSet  # noqa: E402
 from aria_kit.fusion import DEFAULT_FUSION  # noqa: E402
-from aria_kit.thread_context import THREAD_BORROW, THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, with_context  # noqa: E402
+from aria_kit.thread_context import (THREAD_BORROW, THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW,  # noqa: E402
+                                     with_context)
 from aria_kit.tuning import ScoredSplit, score_dataset, thread_pairs  # noqa: E402
 
 from sweep_thread_window import cell, conversational_sets, recall  # noqa: E402  (same dev-only loading)

@@ -4,7 +4,8 @@ The window, weight and length were chosen on the dev splits of chitchat_turns an
 (``benchmarks/sweep_thread_window.py``); these tests read the held-out splits once per run, so a later
 change that does worse there fails. Bars: on each conversational set the default is at least each of
 its single rankings (means of capped recall@5; met since a neighbour lends only the words a turn lacks,
-``benchmarks/sweep_thread_borrow.py``; on chitchat_turns held-out the default ties keyword search); on long_turns, where index-time context lost 0.075
+``benchmarks/sweep_thread_borrow.py``; on chitchat_turns held-out the default ties keyword search);
+on long_turns, where index-time context lost 0.075
 (benchmarks/README.md, issue 28), search-time context does not lose to no context; and long_turns'
 default does not fall below the interval the index-time default had there, 0.141 [0.098, 0.180].
 """
