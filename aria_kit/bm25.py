@@ -235,6 +235,16 @@ class BM25Index:
         n = postings.df if postings is not None else 0
         return math.log(1 + (self._live - n + 0.5) / (n + 0.5))
 
+    def term_scores(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """One row per distinct term of ``query_tokens`` (first-met order): ``scores`` of that term alone, repeats kept.
+
+        Thread context (``thread_context.with_context``) reads which query words a turn lacks from these.
+        """
+        counts = Counter(query_tokens)
+        if not counts:
+            return np.zeros((0, len(self._doc_terms)))
+        return np.stack([self.scores([term] * repeats) for term, repeats in counts.items()])
+
     def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
         """BM25 score of every slot for ``query_tokens`` (float64; 0 for removed or non-matching slots).
 

@@ -1,14 +1,14 @@
 """HybridMemory: long-term memory searched by meaning and by keywords at once (lessons 04 and 09).
 
-``store`` gives each memory an id (``mem_0001``, …; never reused) and a unit embedding; ``search`` ranks
-every current memory by cosine (one matrix–vector product) and by BM25 over its own stemmed words, adds
-to a conversation turn's keyword score a share of its neighbours' (``thread_context.py``), and fuses the
-two (``fusion.DEFAULT_FUSION``: convex, weight 0.5; chosen on dev, ``tune`` re-chooses it), exactly but
-sorting only the heads (``exact_top_k.py``). ``supersede`` keeps the old version as history (lesson 10);
-deleting the current version of a fact with history is refused, and ``forget`` removes every version,
-from the file's bytes too. Writes are all or nothing: what can fail runs first, the change holds off
-timeouts and Ctrl-C (``write_guard.py``), and a change cut short anyway is repaired from the file or the
-rows before the next call. With ``path=`` every change is committed to SQLite (``persistence.py``)
+``store`` gives each memory an id (``mem_0001``, …; never reused) and a unit embedding; ``search`` ranks every
+current memory by cosine (one matrix–vector product) and by BM25 over its own stemmed words, adds to a
+conversation turn's keyword score a share of its neighbours' on the query words it lacks
+(``thread_context.py``), and fuses the two (``fusion.DEFAULT_FUSION``: convex, weight 0.5; chosen on dev,
+``tune`` re-chooses it), exactly but sorting only the heads (``exact_top_k.py``). ``supersede`` keeps the old
+version as history (lesson 10); deleting the current version of a fact with history is refused, and ``forget``
+removes every version, from the file's bytes too. Writes are all or nothing: what can fail runs first, the
+change holds off timeouts and Ctrl-C (``write_guard.py``), and a change cut short anyway is repaired from the
+file or the rows before the next call. With ``path=`` every change is committed to SQLite (``persistence.py``)
 before the call returns and other processes' commits are read before each read. Input rules are
 ``memory_rules.py``'s; the rows live in ``memory_rows.py``. Not here: files, tokens, fusion arithmetic.
 Not thread-safe: one instance per thread.
@@ -41,8 +41,9 @@ PROGRESS_FROM = 20_000  # bulk work at least this big shows a progress bar (when
 class HybridMemory(MemoryBackend):
     """Vector + BM25 memory, fused (``fusion=``), in process or backed by an SQLite file at ``path``.
 
-    ``thread_window`` (turns on each side, 0: off) and ``thread_weight`` (a short turn's share of each neighbour's
-    keyword score) set thread context; like ``fusion`` they are search settings, not stored in the file.
+    ``thread_window`` (turns on each side, 0: off) and ``thread_weight`` (a short turn's share of each
+    neighbour's keyword score on the query words the turn lacks) set thread context;
+    like ``fusion`` they are search settings, not stored in the file.
     """
 
     def __init__(self, embedder: Embedder | None = None, path: str | Path | None = None, *, rrf_k: int | None = None,
@@ -294,9 +295,10 @@ class HybridMemory(MemoryBackend):
         # Cosine of every row: one matrix-vector product (rows are unit vectors). Via einsum, not `@`: BLAS hands
         # a product this size to worker threads, and on a busy machine waking them takes longer than the sum.
         cosine = np.einsum("ij,j->i", memories.matrix[: memories.used], self._embed([query])[0])
-        bm25 = memories.bm25_scores(tokenize(query, self.stopwords, self._stemming))  # per row; 0 = no word in it
+        tokens = tokenize(query, self.stopwords, self._stemming)
+        bm25 = memories.bm25_scores(tokens)  # per row; 0 = no word in it
         if thread_context:  # before rows are skipped: only current turns lend their scores (thread_context.py)
-            bm25 = memories.with_thread_context(bm25, self.thread_window, self.thread_weight)
+            bm25 = memories.with_thread_context(bm25, tokens, self.thread_window, self.thread_weight)
         cosine[excluded], bm25[excluded] = -np.inf, 0.0  # skipped rows: ranked last, no keyword evidence
         # Only rows that can still reach the top_k (exact_top_k.py), and ranks where they are already known.
         if isinstance(self.fusion, RRF):  # the fast path: RRF needs the ranks, and gets them exact

@@ -24,7 +24,7 @@ from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.interfaces import MemoryRecord, Metadata
 from aria_kit.memory_rules import make_memory_id, seq_of
 from aria_kit.persistence import revival_refusal
-from aria_kit.thread_context import THREAD_LENGTH, neighbour_pairs, shares, thread_of, with_context
+from aria_kit.thread_context import THREAD_BORROW, THREAD_LENGTH, neighbour_pairs, shares, thread_of, with_context
 
 Links = tuple[str | None, str | None, str | None]  # (superseded_by, superseded_at, supersedes)
 NO_LINKS: Links = (None, None, None)
@@ -183,16 +183,18 @@ class MemoryRows:
         """BM25 score of every row in use for ``query_tokens``, each row's own words only (0 for dead rows)."""
         return self.bm25.scores(query_tokens)
 
-    def with_thread_context(self, scores: np.ndarray, window: int, weight: float,
+    def with_thread_context(self, scores: np.ndarray, query_tokens: Sequence[str], window: int, weight: float,
                             length: float = THREAD_LENGTH) -> np.ndarray:
-        """``scores`` (per row) with thread memories' shares of their neighbours' scores added (thread_context.py)."""
+        """``scores`` (per row, for ``query_tokens``) with thread memories' shares of what their neighbours lend
+        added: their scores for the query words a turn lacks (thread_context.py)."""
         if window < 1 or weight == 0 or not self.thread_numbers:
             return scores
         if window not in self._pairs:
             self._pairs[window] = neighbour_pairs(self.threads[: self.used], self._places(),
                                                   self.current[: self.used], window)
         targets, sources = self._pairs[window]
-        return with_context(scores, targets, sources, shares(self.lengths[: self.used], weight, length))
+        terms = self.bm25.term_scores(query_tokens) if THREAD_BORROW == "missing words" else None
+        return with_context(scores, targets, sources, shares(self.lengths[: self.used], weight, length), terms)
 
     def _places(self) -> np.ndarray:
         """Each row's place in its thread: the number of its chain's oldest version in the same thread.

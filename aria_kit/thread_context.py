@@ -2,14 +2,16 @@
 
 A memory whose metadata has a ``"thread"`` (a conversation id, a str) is one turn of that thread, and
 store order is turn order. A reply like "Yes, last Friday!" carries its topic in the turns around it,
-so search adds to a turn's own BM25 score a share of the BM25 scores of the ``window`` current turns
-before and after it (``with_context``). The share is ``weight`` for a turn of up to ``length`` tokens
+so search adds to a turn's own BM25 score a share of what the ``window`` current turns before and after it
+score on the query words the turn itself lacks (``with_context``): a word the turn holds is paid for once, by
+the turn. The share is ``weight`` for a turn of up to ``length`` tokens
 and ``weight · length / tokens`` for a longer one, so a long turn is found by its own words first.
 Who the neighbours are is a pure function of the rows and their links (``neighbour_pairs``): a chain of
 versions keeps the place of its oldest version reached without leaving the thread, its current version
 speaks for it, and a place whose every version is history is skipped. A store, delete or supersede changes one
-index entry, and a reopened file ranks as the live instance. The three settings were chosen on the dev
-splits of chitchat_turns and long_turns (``benchmarks/sweep_thread_window.py``). Not here: tokens, BM25,
+index entry, and a reopened file ranks as the live instance. The settings were chosen on the dev
+splits of chitchat_turns and long_turns (``benchmarks/sweep_thread_window.py``, then what a neighbour lends:
+``benchmarks/sweep_thread_borrow.py``). Not here: tokens, BM25,
 files; memories without a thread are never touched.
 """
 
@@ -21,8 +23,9 @@ from typing import Any
 import numpy as np
 
 THREAD_WINDOW = 1  # current turns on each side whose keyword scores join a turn's (0 turns the context off)
-THREAD_WEIGHT = 0.7  # the share of each neighbour's keyword score a short turn gets
+THREAD_WEIGHT = 1.0  # the share of what each neighbour lends that a short turn gets
 THREAD_LENGTH = 40  # a turn longer than this many tokens gets a proportionally smaller share
+THREAD_BORROW = "missing words"  # a neighbour lends its scores for the query words a turn lacks ("all words": all)
 
 
 def thread_of(metadata: Mapping[str, Any]) -> str | None:
@@ -76,11 +79,21 @@ def shares(lengths: np.ndarray, weight: float, length: float) -> np.ndarray:
     return weight * np.minimum(1.0, length / np.maximum(lengths, 1))
 
 
-def with_context(scores: np.ndarray, targets: np.ndarray, sources: np.ndarray, share: np.ndarray) -> np.ndarray:
-    """``scores`` (one per row) with each target's ``share`` of its sources' scores added; other rows unchanged."""
+def with_context(scores: np.ndarray, targets: np.ndarray, sources: np.ndarray, share: np.ndarray,
+                 term_scores: np.ndarray | None = None) -> np.ndarray:
+    """``scores`` (one per row) with each target's ``share`` of what its sources lend it added; other rows unchanged.
+
+    Without ``term_scores`` a source lends its whole score. With them (one row per distinct query word, each
+    that word's score of every row: ``BM25Index.term_scores``) a source lends only its scores for the query words
+    its target lacks, so a turn that holds a word is not paid for it again by its neighbours: the default.
+    """
     if not len(targets):
         return scores
-    borrowed = np.bincount(targets, weights=scores[sources], minlength=len(scores))
+    if term_scores is None:
+        lent = scores[sources]
+    else:
+        lent = np.where(term_scores[:, targets] > 0, 0.0, term_scores[:, sources]).sum(axis=0)
+    borrowed = np.bincount(targets, weights=lent, minlength=len(scores))
     rows = np.unique(targets)
     out = scores.copy()
     out[rows] += share[rows] * borrowed[rows]

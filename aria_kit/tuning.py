@@ -30,8 +30,8 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
 from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
-from aria_kit.thread_context import (THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, neighbour_pairs, shares,
-                                     thread_of, with_context)
+from aria_kit.thread_context import (THREAD_BORROW, THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, neighbour_pairs,
+                                     shares, thread_of, with_context)
 
 
 # ------------------------------------------------------------------ a labelled split, scored once
@@ -95,8 +95,8 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None, thread
     The steps are ``HybridMemory``'s: the documents embedded in one batch and
     normalised, then the queries, cosine by the same ``einsum``, BM25 from two
     ``BM25Index``es over ``tokenize`` (one of stems, one of words). A document with a ``"thread"``
-    gains its share of the BM25 scores of the ``thread_window`` turns on each side of it in its thread,
-    in document order, as ``HybridMemory(thread_window=…, thread_weight=…)`` searches it (0: no thread
+    gains its share of the BM25 scores of the ``thread_window`` turns on each side of it in its thread
+    (on the query words it lacks; document order), as ``HybridMemory(thread_window=…, thread_weight=…)`` searches it (0: no thread
     context). No memory object is built, so no hit is
     materialised for each of thousands of documents per query, and the documents
     are embedded once for both splits. Reading the held-out scores is still up to
@@ -122,13 +122,22 @@ def score_dataset(dataset: LabelledSet, embedder: Embedder | None = None, thread
         # One batch is bit-identical to embedding each query alone (as search does), and far faster.
         query_vectors = normalize(np.asarray(embedder.embed([q.text for q in queries]), dtype=np.float32))
         cosine = np.stack([np.einsum("ij,j->i", matrix, vector) for vector in query_vectors])
-        bm25 = {(stop, stem): np.stack([with_context(index.scores(tokenize(q.text, STOPWORDS if stop else (), stem)),
-                                                     *context) for q in queries])
+        bm25 = {(stop, stem): np.stack([_with_context(index, tokenize(q.text, STOPWORDS if stop else (), stem), context)
+                                        for q in queries])
                 for stop in (True, False) for stem, index in indexes.items()}
         vector_rank = np.stack([ranks(row) for row in cosine])
         scored[split] = ScoredSplit(dataset.name, split, tuple(queries), doc_ids, cosine, bm25, vector_rank,
                                     tuple(query_clusters(dataset, queries)))
     return scored
+
+
+def _with_context(index: BM25Index, tokens: list[str],
+                  context: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """One query's BM25 scores with thread context, as ``MemoryRows.with_thread_context`` adds it."""
+    scores = index.scores(tokens)
+    if not len(context[0]):
+        return scores
+    return with_context(scores, *context, index.term_scores(tokens) if THREAD_BORROW == "missing words" else None)
 
 
 def thread_pairs(dataset: LabelledSet, window: int, weight: float,

@@ -10,7 +10,8 @@ keyword and fused rankings per set for every setting, then the chosen setting ag
 95% intervals that resample whole conversations. The rule: the best mean of the sets' fused recall@5,
 among settings that lose to no context on no set's fused recall@5; ties to the smaller window, then
 the smaller weight, then the larger length (less length-aware). The held-out split is reported once,
-by ``benchmarks/bench_quality.py``.
+by ``benchmarks/bench_quality.py``. Every neighbour here lends its whole score ("all words"); what a neighbour
+lends was chosen afterwards, on the same dev splits, by ``sweep_thread_borrow.py``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from aria_kit.datasets import LabelledSet, list_datasets, load_dataset  # noqa: E402
 from aria_kit.fusion import DEFAULT_FUSION  # noqa: E402
 from aria_kit.measuring import bootstrap_interval  # noqa: E402
-from aria_kit.thread_context import THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, with_context  # noqa: E402
+from aria_kit.thread_context import with_context  # noqa: E402
 from aria_kit.tuning import ScoredSplit, score_dataset, thread_pairs  # noqa: E402
 
 METRIC = "capped recall@5"
@@ -83,9 +84,8 @@ def main() -> None:
     allowed = [s for s, (scores, _) in results.items()
                if all(scores[n][1].mean() >= base[n][1].mean() for n in sets)]
     chosen = max(allowed, key=lambda s: (round(results[s][1], 9), -s[0], -s[1], s[2]))
-    shipped = (THREAD_WINDOW, THREAD_WEIGHT, float(THREAD_LENGTH))
-    print(f"\nChosen on dev: window {chosen[0]}, weight {chosen[1]:g}, length {chosen[2]:g} (shipped: window "
-          f"{shipped[0]}, weight {shipped[1]:g}, length {shipped[2]:g}{'' if chosen == shipped else ' — DIFFERENT'})\n")
+    print(f"\nChosen on dev: window {chosen[0]}, weight {chosen[1]:g}, length {chosen[2]:g} (all words; the "
+          f"shipped setting is sweep_thread_borrow.py's choice)\n")
     print(f"| set | dev {METRIC}: no context | chosen setting | chosen − no context |\n|---|---|---|---|")
     for name in sets:
         clusters, none, fused = plain[name].clusters, base[name][1], results[chosen][0][name][1]

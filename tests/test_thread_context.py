@@ -3,7 +3,7 @@
 The reference for every case: a ``HybridMemory`` without thread context that holds the same texts
 (so the same BM25 statistics) gives each memory its own keyword score; a thread memory's score must
 be its own plus its share (``weight · min(1, length / its tokens)``) of the sum of its neighbours'
-own scores, the neighbours written out by hand for each case.
+own scores on the query words it lacks (each word scored alone), the neighbours written out by hand for each case.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import random
 import pytest
 from reference_hybrid_memory import ReferenceHybridMemory
 
-from aria_kit.bm25 import tokenize
+from aria_kit.bm25 import STOPWORDS, tokenize
 from aria_kit.embeddings import default_embedder
 from aria_kit.fusion import RRF
 from aria_kit.hybrid_memory import HybridMemory
@@ -46,15 +46,18 @@ def share(text: str) -> float:
 
 
 def assert_keyword_scores(memory: HybridMemory, embedder, neighbours: dict[str, list[str]]) -> None:
-    """Each memory scores its own BM25 plus its share of its ``neighbours``' own BM25 (every memory listed)."""
+    """Each memory scores its own BM25 plus its share of its ``neighbours``' own BM25 on the query words it lacks."""
     reference = HybridMemory(embedder, thread_window=0)
-    reference.store_many(list(neighbours))
+    texts = list(neighbours)
+    reference.store_many(texts)
     assert len(memory) == len(neighbours)
     for query in QUERIES:
         own = keyword_scores(reference, query)
         assert keyword_scores(memory, query, thread_context=False) == own, query  # the index holds own words only
-        expected = {text: own[text] + share(text) * sum(own[n] for n in near) if near else own[text]
-                    for text, near in neighbours.items()}
+        words = [dict(zip(texts, reference._memories.bm25_scores([word])))  # each query word's scores alone
+                 for word in dict.fromkeys(tokenize(query, STOPWORDS, True))]
+        expected = {text: own[text] + share(text) * sum(w[n] for n in near for w in words if w[text] == 0)
+                    if near else own[text] for text, near in neighbours.items()}
         assert keyword_scores(memory, query) == pytest.approx(expected, rel=1e-12, abs=0), query
 
 
@@ -63,6 +66,15 @@ def test_a_reply_is_found_by_the_words_of_the_question_before_it(embedder) -> No
     reply = next(hit for hit in memory.search("cache API", top_k=5) if hit.id == ids[1])
     assert reply.bm25 > 0 and reply.text == TURNS[1] and reply.metadata == {"category": "general", "thread": "s1"}
     assert next(h for h in memory.search("cache API", top_k=5, thread_context=False) if h.id == ids[1]).bm25 == 0
+
+
+def test_a_turn_borrows_only_the_query_words_it_lacks(embedder) -> None:
+    memory, _ = thread_memory(embedder, ["cache question", "cache answer", "billing"])
+    own = keyword_scores(memory, "cache billing", thread_context=False)
+    billing = keyword_scores(memory, "billing", thread_context=False)["billing"]
+    # "cache answer" holds "cache": its neighbour's "cache" is not paid again; it lacks "billing": that it borrows
+    assert keyword_scores(memory, "cache billing")["cache answer"] == pytest.approx(
+        own["cache answer"] + share("cache answer") * billing, rel=1e-12, abs=0)
 
 
 def test_each_turn_borrows_from_the_turns_next_to_it(embedder) -> None:
