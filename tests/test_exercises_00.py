@@ -15,6 +15,10 @@ def test_the_worked_predictions_come_out_as_the_solution_says(capsys):
     top = agent.memory.search("What did Alice buy?", top_k=3)
     assert top[0].id == "mem_0001" and "mem_0007" not in [hit.id for hit in top]
     assert (round(top[0].cosine, 3), round(top[0].bm25, 3)) == (0.462, 0.453)  # the figures its docstring quotes
+    found = [step.detail["result"] for step in agent.last_turn.steps if step.kind == "tool"]  # "What did Alice buy?"
+    assert len(found) == 1 and found[0].startswith("Found 5 memories"), found
+    assert [line for line in found[0].splitlines() if '"id": "mem_' in line].index(  # "found, not quoted": fourth
+        next(line for line in found[0].splitlines() if '"id": "mem_0007"' in line)) == 3, found[0]
     assert agent.memory.search("What did Alice order?", top_k=1)[0].id == "mem_0007"
     assert len(PREDICTIONS) == 3
 

@@ -32,8 +32,10 @@ def predict_then_ask(agent: AutonomousAgent) -> list[tuple[str, str, str, bool]]
     come back as predicted, the third quotes nothing. "alice" is the only word the question shares with any
     fact, and five facts contain it, so BM25 barely separates them; WordLlama's cosine for so vague a question
     favours the short sentences about Alice, and the search ranks the Rust fact first (cosine 0.462, BM25
-    0.453). The order is not in the top three, so the model never sees it. "What did Alice order?" shares
-    "order" with the fact and finds it. Lessons 02–04 take both halves of that search apart.
+    0.453). The order is not among the three memories recalled; the memory_search tool's five results do
+    include it, fourth, but it shares no content word with the question, so the offline stand-in quotes
+    nothing: found, not quoted. "What did Alice order?" shares "order" with the fact and finds it. Lessons
+    02–04 take both halves of that search apart.
     """
     rows = []
     for question, expected, _why in PREDICTIONS:

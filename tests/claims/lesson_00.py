@@ -44,12 +44,37 @@ def _base_url_alone_is_enough() -> bool:
     with mock.patch.dict(os.environ, env, clear=True), contextlib.redirect_stdout(out):
         make_agent()
     assert out.getvalue().count("\n") == 1 and "127.0.0.1:9000" in out.getvalue(), out.getvalue()
-    return _key_holds(4) and len(LESSON.output(ENVIRONMENT).splitlines()) == 2
+    return _key_holds(4) and len(_variable_lines()) == 2
+
+
+def _variable_lines() -> list[str]:
+    return [line for line in LESSON.output(ENVIRONMENT).splitlines() if line.startswith("OPENAI_")]
 
 
 def _offline() -> bool:
     lines = LESSON.output(ENVIRONMENT).splitlines()
-    assert lines == ["OPENAI_API_KEY: not set — running offline", "OPENAI_BASE_URL: not set — running offline"], lines
+    assert lines == ["OPENAI_API_KEY: not set", "OPENAI_BASE_URL: not set", "Neither is set: the agent runs offline."], lines
+    return True
+
+
+def _two_variables_choose_the_model() -> bool:
+    """Section 2: the kit's choice of model turns on OPENAI_API_KEY and OPENAI_BASE_URL, and on nothing else
+    (OPENAI_MODEL alone leaves it offline); the cell shows those two."""
+    import itertools
+    import os
+    from unittest import mock
+
+    from aria_kit.offline import OfflineProvider
+    from aria_kit.openai_provider import default_provider
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    for key, url, model in itertools.product([None, "sk-test"], [None, "http://127.0.0.1:9000/v1"], [None, "m"]):
+        env = dict(base, **{name: value for name, value in [("OPENAI_API_KEY", key), ("OPENAI_BASE_URL", url),
+                                                              ("OPENAI_MODEL", model)] if value})
+        with mock.patch.dict(os.environ, env, clear=True):
+            offline = isinstance(default_provider(verbose=False), OfflineProvider)
+        assert offline == (key is None and url is None), (key, url, model)
+    assert [line.split(":")[0] for line in _variable_lines()] == ["OPENAI_API_KEY", "OPENAI_BASE_URL"], _variable_lines()
     return True
 
 
@@ -90,8 +115,13 @@ def _badge_turn() -> bool:
 def _tools() -> bool:
     from aria_kit.demo import make_agent
 
+    from aria_kit.interfaces import LLMProvider, MemoryBackend, Tool
+
     agent = make_agent()
     assert len(agent.tools) == 5, sorted(agent.tools)
+    # "the last three sit behind interfaces": the model, the tools and the memory are lesson 01's contracts
+    assert isinstance(agent.llm, LLMProvider) and isinstance(agent.memory, MemoryBackend)
+    assert all(isinstance(tool, Tool) for tool in agent.tools.values()), agent.tools
     return True
 
 
@@ -128,7 +158,7 @@ CLAIMS = [
           names_the_default_search(LESSON, "Aria's memory search is the heart of the course", stems=True)),
     Claim("vector search finds paraphrases", names_the_default_search(LESSON, "vector search finds paraphrases")),
     Claim("Each box is a module of", _diagram_matches_the_kit),
-    Claim("reads two environment variables", lambda: len(LESSON.output(ENVIRONMENT).splitlines()) == 2),
+    Claim("Two environment variables choose the model", _two_variables_choose_the_model),
     Claim("stores the seven demo facts", lambda: "Stored 7 memories" in LESSON.output(FIRST_AGENT)),
     Claim("then prints one line saying which model answers", _one_line_names_the_model),
     Claim("five tools and a hybrid memory", _tools),

@@ -81,8 +81,26 @@ def _one_memory_each() -> bool:
     for name in ("lindqvist", "jepsen"):
         holding = [i for i, (text, _) in enumerate(EVAL_MEMORIES) if name in text.lower()]
         assert len(holding) == 1, (name, holding)
+        tokenizer = _embedder()._model.tokenizer  # WordLlama's own word pieces, not the lesson's words
+        pieces = tokenizer.encode(name.capitalize(), add_special_tokens=False).tokens
+        for piece in pieces:
+            sharing = [i for i, (text, _) in enumerate(EVAL_MEMORIES)
+                       if piece in tokenizer.encode(text, add_special_tokens=False).tokens]
+            assert sharing == holding, (name, piece, sharing)
         best = int(np.argmax(memories @ _embedder().embed([name.capitalize()])[0]))
         assert best == holding[0], f"vector search for {name!r} ranks memory {best} first, not {holding[0]}"
+    return True
+
+
+def _embedders_return_unit_rows() -> bool:
+    """Both of the kit's embedders end in normalize(): WordLlama's is run here, the server one read."""
+    import inspect
+
+    from aria_kit import openai_embedder
+
+    lengths = np.linalg.norm(_embedder().embed(["a", "a much longer text about Rust and Raft", "5190"]), axis=1)
+    assert np.allclose(lengths, 1, atol=1e-5), lengths
+    assert "normalize(" in inspect.getsource(openai_embedder.OpenAIEmbedder.embed)
     return True
 
 
@@ -131,7 +149,8 @@ CLAIMS = [
     Claim("The same search over the seven demo facts",
           lambda: len(DEMO_FACTS) == 7 and LESSON.output("def vector_search").count("mem_0") == 3),
     Claim("shows every cosine between a few queries and the seven facts", lambda: _heatmap().shape == (4, 7)),
-    Claim("fare better here than you might expect", _one_memory_each),
+    Claim("So the kit's embedders scale every vector to length 1", _embedders_return_unit_rows),
+    Claim("fare better: their word pieces occur in one of the 31 memories only", _one_memory_each),
     Claim("every arrangement of the same digits, or of the same words, gets the *same* vector",
           lambda: LESSON.output("probe_vectors = embedder.embed(probe)").count("1.0000") == 4),
     Claim("every text already gets 256 numbers", lambda: _embedder().dim == 256),
@@ -159,7 +178,6 @@ CLAIMS = [
 EXEMPT = {
     "- write top-k vector search with a rule for ties": "names the exercise; 'top-k' is a name",
     "A vector has a **direction** and a **length**": "a definition (the formula)",
-    "So the kit scales every vector to length 1": "a definition of unit length; cell 9 shows the lengths",
     "in which every **row** points the way it did and has length 1": "the exercise's specification, checked by check_unit_length",
     "from a single row up to many random rows": "describes the check (aria_kit/exercises/lesson02.py)",
     "instead of dividing by 0": "names the division the kit avoids; cell 7 shows the zero row",
