@@ -170,7 +170,8 @@ QUIZ = Quiz("Lesson 14", [
     Question(
         "Two ways to report a tuned fusion weight: (A) choose it on dev, then score held-out once; (B) choose it on "
         "dev and held-out together, then report the mean over both. Which tells you what a new user will see?",
-        {"a": "A", "b": "B: twice the questions give a narrower interval",
+        {"a": "A: the held-out questions played no part in the choice",
+         "b": "B: twice the questions give a narrower interval",
          "c": "either: the bootstrap interval corrects for tuning",
          "d": "neither: score held-out after each weight tried, and report the best held-out score"},
         "a", "only questions that played no part in the choice measure the choice without its luck.",

@@ -338,7 +338,7 @@ CLAIMS = [
     Claim("lesson 04's search, RRF with $k = 60$, every query word kept", _seed_setting),
     Claim("what `HybridMemory()` does with no arguments", _kit_default_is_a_plain_memory),
     Claim("The kit default was chosen on some of these sets' dev questions", _default_chosen_on_some_dev_sets),
-    Claim("Keyword search leads on every set but paraphrase, by the most on fanoutqa",
+    Claim("On the mean, keyword search leads on every set but paraphrase, by the most on fanoutqa",
           _keyword_leads_everywhere_but_paraphrase_most_on_fanoutqa),
     Claim("on paraphrase vector search leads by far", _vector_leads_by_far_on_paraphrase),
     Claim("without the sub-questions keyword search loses its lead over vector search, and both find far less",
