@@ -13,7 +13,9 @@ FACT = "The deadline of project 7 is Friday."
 
 @pytest.fixture(scope="module", params=[5, 20])
 def memory(request):
-    quotes = [f"Dana said in the stand-up that {FACT.lower()} Remember it, round {i}." for i in range(request.param)]
+    # Turns that repeat the fact's words outrank it by their own words (a turn no longer borrows the words it holds
+    # from its neighbours: thread_context.py), which is the situation the check must survive.
+    quotes = [f"Deadline, project 7 deadline: {FACT} Project 7, deadline Friday (round {i})." for i in range(request.param)]
     memory = HybridMemory(default_embedder())
     memory.store_many(["So what did the team agree on?", *quotes, "Great, thanks for the update on the schedule."],
                       [{"thread": "chat-1"}] * (len(quotes) + 2))

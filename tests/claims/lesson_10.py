@@ -120,7 +120,7 @@ def _check_looks_past_quoting_turns() -> bool:
     from aria_kit.write_conflicts import CANDIDATES, find_conflicts
     fact = "The deadline of project 7 is Friday."
     memory = HybridMemory()
-    quotes = [f"Dana said that {fact.lower()} Remember it, round {i}." for i in range(20)]
+    quotes = [f"Deadline, project 7 deadline: {fact} Project 7, deadline Friday (round {i})." for i in range(20)]
     memory.store_many(quotes, [{"thread": "chat-1"}] * len(quotes))
     fact_id = memory.store(fact)
     ranked = [hit.id for hit in memory.search("The deadline of project 7 is Monday.", top_k=len(memory))]

@@ -102,8 +102,12 @@ def _only_paraphrase_played_no_part() -> bool:
 
 
 def _thread_context_chosen_by_the_sweeps_rule() -> bool:
-    docstring = " ".join((ROOT / "benchmarks" / "sweep_thread_window.py").read_text().split('"""')[1].split())
-    assert "the best mean of the sets' fused recall@5, among settings that lose to no context on no set's" in docstring
+    """The rule the lesson states is the one benchmarks/sweep_thread_borrow.py wrote down, and the setting it names ships."""
+    from aria_kit.thread_context import THREAD_BORROW, THREAD_WINDOW
+    docstring = " ".join((ROOT / "benchmarks" / "sweep_thread_borrow.py").read_text().split('"""')[1].split())
+    assert ("among settings whose fused ranking loses on no set to no context, to keyword search or to vector search "
+            "(each at that setting), the best mean of the sets' fused recall@5") in docstring, docstring[:300]
+    assert (THREAD_BORROW, THREAD_WINDOW) == ("missing words", 1), (THREAD_BORROW, THREAD_WINDOW)
     return _thread_context_chosen_on(["chitchat_turns", "long_turns"])
 
 
