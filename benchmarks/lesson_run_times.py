@@ -2,8 +2,8 @@
 
 A lesson's first cell states its time ("**Time:** about 40 minutes"), and
 ``tests/test_lesson_structure.py`` recomputes that estimate: reading time of the
-markdown at 200 words a minute, 5 minutes per exercise, 10 for the stretch task,
-plus the notebook's run time, which comes from the JSON this script writes. Run
+markdown at 200 words a minute, each exercise's and the stretch task's minutes from
+the lesson's ``EXERCISES``, plus the notebook's run time, which comes from the JSON this script writes. Run
 times are measured here rather than in the test because a timing taken inside a
 test suite on a busy machine is noise; they are a small part of the estimate.
 
