@@ -183,7 +183,7 @@ def test_the_tool_timer_over_3000_thread_memories_never_splits_a_write(tmp_path:
         current = [r.id for r in memory.list_all() if r.superseded_by is None]
         text = f"{rng.choice(WORDS)} update {call}"
         try:
-            with _time_limit(rng.uniform(0.0002, 0.004)):
+            with _time_limit(rng.uniform(0.00002, 0.002)):
                 if call % 3 == 0:
                     memory.store(text, {"thread": f"s{call % 7}"})
                 elif call % 3 == 1:
@@ -201,7 +201,7 @@ def test_the_tool_timer_over_3000_thread_memories_never_splits_a_write(tmp_path:
         assert held(reopened) == held(memory) and answers(reopened) == answers(memory)
     chains = [memory.history(r.id) for r in records if r.supersedes is None]
     assert all(sum(v.superseded_by is None for v in chain) == 1 for chain in chains)  # one current version each
-    assert timeouts > 20  # the timer really fired
+    assert timeouts > 20, timeouts  # the timer really fired
     memory.close()
 
 
