@@ -11,7 +11,10 @@ Issue 27's economy, checked on the committed notebooks:
 - one "predict, then run" moment per lesson: a code cell before the quiz that sets ``my_prediction`` (or,
   in lesson 00's tour, ``my_predictions``, which the same cell then runs);
 - from lesson 03 on, at least one design exercise per lesson (what makes a design is decided by
-  tests/test_exercise_kinds.py, not by the label).
+  tests/test_exercise_kinds.py, not by the label);
+- no project history a learner never saw, in the forms the course's review found ("before this lesson", "how
+  the kit wrote them before", "the old HybridMemory", "the two sets added since", issue numbers, rounds). A
+  list of phrases catches only those forms again; the cold reads catch the rest.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 IDS = [path.stem for path in NOTEBOOKS]
 MAX_WORDS, MAX_COURSE_WORDS, MAX_MINUTES, MAX_ROWS = 2_400, 24_000, 90, 10
 PREDICTION = re.compile(r"^my_predictions? = ", re.M)
+HISTORY = re.compile(r"before this lesson|how the kit wrote|the old HybridMemory|sets added since|\bissue \d+|"
+                     r"\b(?:last|this|previous) round\b|since last (?:round|session)", re.I)
 
 
 def _words(path: Path) -> int:
@@ -105,6 +110,20 @@ def test_each_lesson_has_a_predict_then_run_moment(path):
 def test_from_lesson_03_on_each_lesson_has_a_design_exercise(path):
     kinds = [exercise.kind for exercise in lesson_exercises(path.stem[:2])]
     assert "design" in kinds, f"{path.name}: no design exercise (kinds {kinds})"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_no_lesson_tells_project_history(path):
+    notebook = nbformat.read(path, as_version=4)
+    found = [(number, match.group(0)) for number, cell in enumerate(notebook.cells) if cell.cell_type == "markdown"
+             for match in HISTORY.finditer(cell.source)]
+    assert not found, f"{path.name}: project history a learner never saw (cell, phrase): {found}"
+
+
+@pytest.mark.parametrize("text", ["As the kit wrote them before this lesson", "the old HybridMemory ranked",
+                                  "fixed in issue 28", "since last round"])
+def test_the_history_phrases_are_caught(text):
+    assert HISTORY.search(text)
 
 
 @pytest.mark.parametrize(("text", "rows"), [("| a |\n|---|\n| 1 |\n| 2 |\n", 2), ("no table", 0),
