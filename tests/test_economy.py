@@ -27,7 +27,7 @@ import nbformat
 import pytest
 
 from aria_kit.exercises.catalogue import lesson_exercises
-from test_lesson_structure import _estimate_minutes, _stated_minutes
+from test_lesson_structure import _estimate_minutes, _markdown, _stated_minutes
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -39,8 +39,7 @@ HISTORY = re.compile(r"before this lesson|how the kit wrote|the old HybridMemory
 
 
 def _words(path: Path) -> int:
-    notebook = nbformat.read(path, as_version=4)
-    return sum(len(cell.source.split()) for cell in notebook.cells if cell.cell_type == "markdown")
+    return sum(len(text.split()) for text in _markdown(nbformat.read(path, as_version=4)))
 
 
 def markdown_rows(text: str) -> int:
