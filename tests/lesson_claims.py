@@ -204,6 +204,13 @@ class Lesson:
         return found
 
 
+def quiz_key_holds(lesson: str, number: int) -> bool:
+    """Quiz question ``number`` of lesson ``lesson`` ("05"): its computed key is its answer (the kit run on its case)."""
+    question = importlib.import_module(f"aria_kit.exercises.lesson{lesson}").QUIZ.questions[number - 1]
+    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
+    return True
+
+
 def covered(sentence: str, fragments: list[str]) -> bool:
     text = normalise(sentence)
     return any(normalise(fragment) in text for fragment in fragments)

@@ -1,7 +1,9 @@
 """Claims in 00_welcome, each tied to the output or the package default that makes it true."""
 
+from functools import partial
+
 from default_search import names_the_default_search
-from lesson_claims import Claim, Lesson
+from lesson_claims import Claim, Lesson, quiz_key_holds
 
 from aria_kit.bm25 import tokenize
 from aria_kit.demo_data import DEMO_FACTS
@@ -14,11 +16,7 @@ FIRST_AGENT = "agent = make_agent()"
 TICKET, TICKET_QUESTION = "Ticket OPS-2207 waits on a disk quota.", "What do you know about ticket 2207?"
 
 
-def _key_holds(number: int) -> bool:
-    from aria_kit.exercises.lesson00 import QUIZ
-
-    question = QUIZ.questions[number - 1]
-    return question.compute() == question.answer
+_key_holds = partial(quiz_key_holds, "00")  # Q{number}'s computed key is its answer
 
 
 def _ticket_is_the_only_match() -> bool:

@@ -1,8 +1,9 @@
 """Claims in 01_interfaces, each tied to the output or the package default that makes it true."""
 
 import re
+from functools import partial
 
-from lesson_claims import Claim, Lesson
+from lesson_claims import Claim, Lesson, quiz_key_holds
 from request_model import check_request_model
 
 from aria_kit.demo_data import DEMO_FACTS
@@ -114,13 +115,7 @@ def _recall_before_the_model() -> bool:
     return check_request_model()
 
 
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    from aria_kit.exercises.lesson01 import QUIZ
-
-    question = QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "01")  # Q{number}'s computed key is its answer
 
 
 CLAIMS = [

@@ -2,10 +2,10 @@
 
 import json
 import re
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
-from lesson_claims import ROOT, Claim, Lesson
+from lesson_claims import ROOT, Claim, Lesson, quiz_key_holds
 
 from aria_kit.demo_data import DEMO_FACTS
 from aria_kit.evaluation import EVAL_MEMORIES
@@ -118,13 +118,7 @@ def _spec_examples() -> bool:
     return True
 
 
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    from aria_kit.exercises.lesson02 import QUIZ
-
-    question = QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "02")  # Q{number}'s computed key is its answer
 
 
 def _dot_two_cosine_one() -> bool:

@@ -2,13 +2,14 @@
 
 import inspect
 import re
+from functools import partial
 
 from aria_kit.bm25 import STOPWORDS
 from aria_kit.datasets import DATA_DIR, list_datasets, load_dataset
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.measuring import capped_recall_at_k, query_clusters, recall_at_k
 from aria_kit.tuning import compare, kit_default, recall_curve, setting_label
-from lesson_claims import ROOT, Claim, Lesson
+from lesson_claims import ROOT, Claim, Lesson, quiz_key_holds
 
 LESSON = Lesson("05_measuring_memory")
 
@@ -245,13 +246,7 @@ def _option(number: int, letter: str) -> str:
     return QUIZ.questions[number - 1].options[letter]
 
 
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    from aria_kit.exercises.lesson05 import QUIZ
-
-    question = QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "05")  # Q{number}'s computed key is its answer
 
 
 def _bootstrap_units() -> bool:

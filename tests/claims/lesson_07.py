@@ -1,8 +1,9 @@
 """Claims in 07_persona, each tied to the output that makes it true."""
 
 import inspect
+from functools import partial
 
-from lesson_claims import Claim, Lesson
+from lesson_claims import Claim, Lesson, quiz_key_holds
 from request_model import check_request_model
 
 from aria_kit.exercises import lesson07
@@ -293,13 +294,7 @@ EXEMPT = {
 
 
 # The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    import importlib
-
-    question = importlib.import_module("aria_kit.exercises.lesson07").QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "07")  # Q{number}'s computed key is its answer
 
 
 def _sections_follow_the_fields() -> bool:

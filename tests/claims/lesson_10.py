@@ -1,8 +1,9 @@
 """Claims in 10_memory_that_changes_its_mind, each tied to the output that makes it true."""
 
+from functools import partial
 from pathlib import Path
 
-from lesson_claims import Claim, Lesson
+from lesson_claims import Claim, Lesson, quiz_key_holds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -391,13 +392,7 @@ EXEMPT = {
 
 
 # The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    import importlib
-
-    question = importlib.import_module("aria_kit.exercises.lesson10").QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "10")  # Q{number}'s computed key is its answer
 
 
 def _bob_facts_unlinked() -> bool:

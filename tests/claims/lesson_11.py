@@ -1,6 +1,8 @@
 """Claims in 11_chat, each tied to the output that makes it true."""
 
-from lesson_claims import Claim, Lesson
+from functools import partial
+
+from lesson_claims import Claim, Lesson, quiz_key_holds
 
 LESSON = Lesson("11_chat")
 
@@ -165,13 +167,7 @@ EXEMPT = {
 
 
 # The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    import importlib
-
-    question = importlib.import_module("aria_kit.exercises.lesson11").QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "11")  # Q{number}'s computed key is its answer
 
 
 CLAIMS += [

@@ -6,8 +6,9 @@ lessons quote one run; the tie counts and agreement of bench_qdrant.py to benchm
 
 import json
 import re
+from functools import partial
 
-from lesson_claims import ROOT, Claim, Lesson
+from lesson_claims import ROOT, Claim, Lesson, quiz_key_holds
 
 from aria_kit.bm25 import tokenize
 from aria_kit.demo_data import CONVERSATION, DEMO_FACTS, SHOWDOWN_QUERIES, seed_memory
@@ -280,13 +281,7 @@ def _third_and_fourth_ranks() -> bool:
 
 
 # The quiz: its questions pose new cases, and a predict question's key is computed by running the kit (issue 27).
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    import importlib
-
-    question = importlib.import_module("aria_kit.exercises.lesson12").QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "12")  # Q{number}'s computed key is its answer
 
 
 CLAIMS += [

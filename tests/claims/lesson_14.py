@@ -2,12 +2,13 @@
 
 import inspect
 import re
+from functools import partial
 
 from aria_kit.datasets import list_datasets, load_dataset
 from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.tuning import kit_default, one_factor_steps
 from lesson05_figures import heldout_table
-from lesson_claims import ROOT, Claim, Lesson
+from lesson_claims import ROOT, Claim, Lesson, quiz_key_holds
 
 LESSON = Lesson("14_going_further_tuning")
 LESSON_05 = Lesson("05_measuring_memory")
@@ -206,13 +207,7 @@ def _held_out_read_in_section_4_only() -> bool:
     return True
 
 
-def _key_holds(number: int) -> bool:
-    """Quiz question ``number``'s computed key is its answer (the kit run on the question's case)."""
-    from aria_kit.exercises.lesson14 import QUIZ
-
-    question = QUIZ.questions[number - 1]
-    assert question.compute() == question.answer, f"Q{number}: the kit makes {question.compute()!r} true"
-    return True
+_key_holds = partial(quiz_key_holds, "14")  # Q{number}'s computed key is its answer
 
 
 def _best_of_forty_falls() -> bool:
