@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aria_kit.interfaces import MAX_TOOL_RESULT, LLMProvider, MemoryBackend, MemoryRecord, Tool, ToolCall
-from aria_kit.memory_rules import MAX_TEXT_BYTES
+from aria_kit.memory_rules import MAX_TEXT_BYTES, utf8_size
 from aria_kit.persona import AgentPersona
 from aria_kit.recency import newer_first
 from aria_kit.time_limits import OutOfTime, time_limit
@@ -148,11 +148,7 @@ def _capped(result: str) -> str:
 
 def _check_message_size(message: str) -> None:
     """Refuse a message a memory could not search or the log keep, saying what to do instead."""
-    try:
-        size = len(message.encode("utf-8"))
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"The message contains {message[exc.start]!r}, a lone surrogate that is not valid Unicode: "
-                         "decode the text with errors='replace' and send it again.") from None
+    size = utf8_size(message, "The message", ": decode the text with errors='replace' and send it again.")
     if size > MAX_MESSAGE_BYTES:
         raise ValueError(f"The message is {size:,} bytes of UTF-8, over the {MAX_MESSAGE_BYTES:,}-byte limit for one "
                          "message: send a shorter one, or store a long document in memory in parts "

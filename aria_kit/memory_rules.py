@@ -52,12 +52,16 @@ def check_text(text: Any, what: str = "text") -> str:
     return text
 
 
-def _check_size(text: str, what: str) -> None:
+def utf8_size(text: str, what: str, fix: str = "; decode your bytes with errors='replace' first") -> int:
+    """The bytes of UTF-8 ``text`` takes, or ``ValueError`` naming ``what``'s lone surrogate and saying ``fix``."""
     try:
-        size = len(text.encode("utf-8"))
+        return len(text.encode("utf-8"))
     except UnicodeEncodeError as exc:
-        raise ValueError(f"{what} contains {text[exc.start]!r}, a lone surrogate that is not valid "
-                         "Unicode; decode your bytes with errors='replace' first") from exc
+        raise ValueError(f"{what} contains {text[exc.start]!r}, a lone surrogate that is not valid Unicode{fix}") from exc
+
+
+def _check_size(text: str, what: str) -> None:
+    size = utf8_size(text, what)
     if size > MAX_TEXT_BYTES:
         raise ValueError(f"{what} is {size:,} bytes of UTF-8, over the {MAX_TEXT_BYTES:,}-byte limit; "
                          "split it into smaller chunks and store each one")
