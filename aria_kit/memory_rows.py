@@ -24,7 +24,8 @@ from aria_kit.bm25 import BM25Index, tokenize
 from aria_kit.interfaces import MemoryRecord, Metadata
 from aria_kit.memory_rules import make_memory_id, seq_of
 from aria_kit.persistence import revival_refusal
-from aria_kit.thread_context import THREAD_BORROW, THREAD_LENGTH, neighbour_pairs, shares, thread_of, with_context
+from aria_kit.thread_context import (THREAD_LENGTH, lent_term_scores, neighbour_pairs, shares, thread_of,
+                                     with_context)
 
 Links = tuple[str | None, str | None, str | None]  # (superseded_by, superseded_at, supersedes)
 NO_LINKS: Links = (None, None, None)
@@ -193,8 +194,8 @@ class MemoryRows:
             self._pairs[window] = neighbour_pairs(self.threads[: self.used], self._places(),
                                                   self.current[: self.used], window)
         targets, sources = self._pairs[window]
-        terms = self.bm25.term_scores(query_tokens) if THREAD_BORROW == "missing words" else None
-        return with_context(scores, targets, sources, shares(self.lengths[: self.used], weight, length), terms)
+        return with_context(scores, targets, sources, shares(self.lengths[: self.used], weight, length),
+                            lent_term_scores(self.bm25, query_tokens))
 
     def _places(self) -> np.ndarray:
         """Each row's place in its thread: the number of its chain's oldest version in the same thread.

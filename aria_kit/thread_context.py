@@ -17,7 +17,7 @@ files; memories without a thread are never touched.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -73,6 +73,11 @@ def neighbour_pairs(threads: np.ndarray, keys: np.ndarray, voiced: np.ndarray,
             sources.append(placed[order[index[ok]]])
     return np.concatenate(targets), np.concatenate(sources)
 
+
+def lent_term_scores(index: Any, query_tokens: Sequence[str]) -> np.ndarray | None:
+    """What ``with_context`` needs from a turn's neighbours under ``THREAD_BORROW``: each query word's scores
+    (``index.term_scores``, a ``BM25Index``'s) for "missing words", or None for "all words"."""
+    return index.term_scores(query_tokens) if THREAD_BORROW == "missing words" else None
 
 def shares(lengths: np.ndarray, weight: float, length: float) -> np.ndarray:
     """Each turn's share of a neighbour's keyword score: ``weight``, scaled down by ``length / tokens`` past it."""

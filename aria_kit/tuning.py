@@ -30,7 +30,7 @@ from aria_kit.hybrid_memory import HybridMemory
 from aria_kit.interfaces import Embedder
 from aria_kit.measuring import METRICS, bootstrap_interval, paired, query_clusters, score
 from aria_kit.tables import Table
-from aria_kit.thread_context import (THREAD_BORROW, THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, neighbour_pairs,
+from aria_kit.thread_context import (THREAD_LENGTH, THREAD_WEIGHT, THREAD_WINDOW, lent_term_scores, neighbour_pairs,
                                      shares, thread_of, with_context)
 
 
@@ -137,7 +137,7 @@ def _with_context(index: BM25Index, tokens: list[str],
     scores = index.scores(tokens)
     if not len(context[0]):
         return scores
-    return with_context(scores, *context, index.term_scores(tokens) if THREAD_BORROW == "missing words" else None)
+    return with_context(scores, *context, lent_term_scores(index, tokens))
 
 
 def thread_pairs(dataset: LabelledSet, window: int, weight: float,
