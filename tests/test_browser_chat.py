@@ -76,6 +76,16 @@ def _wait_for_port(port: int, process: subprocess.Popen, log: Path) -> None:
                          f"{log.read_text()}")
 
 
+def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM to the server's process group (Voilà and JupyterLab shut their kernels down on it), SIGKILL after 15 s."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 @pytest.fixture
 def voila_url(tmp_path: Path) -> Iterator[str]:
     """`make app` (Voilà on app/chat.ipynb) on a free local port, offline; stopped (with its kernels) afterwards."""
@@ -97,12 +107,7 @@ def voila_url(tmp_path: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/"
         running = log.read_text()  # what a newcomer sees in the terminal, up to the end of the chat
     finally:
-        os.killpg(process.pid, signal.SIGTERM)  # Voilà shuts its kernels down on SIGTERM
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        _stop(process)
         print(log.read_text())
     noise = [line for line in running.splitlines() if "WARNING" in line or "Warning" in line]
     assert noise == [], "make app prints warnings a newcomer cannot act on:\n" + "\n".join(noise)
@@ -240,12 +245,7 @@ def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         yield f"http://127.0.0.1:{port}/lab/tree/notebooks/{{lesson}}?token={token}", repo
         running = log.read_text()
     finally:
-        os.killpg(process.pid, signal.SIGTERM)  # JupyterLab shuts its kernels down on SIGTERM
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        _stop(process)
         print(log.read_text())
     noise = [line for line in running.splitlines() if re.match(r"\[[WE] ", line) or "Warning" in line]
     assert noise == [], "make lessons prints warnings a newcomer cannot act on:\n" + "\n".join(noise)
